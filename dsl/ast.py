@@ -1,0 +1,544 @@
+"""The syntax tree of a .wish file: one attrs class per grammar construct, each with its source span."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """Where a construct stands in its file (1-based lines and columns, end exclusive)."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NOWHERE = Span("<builtin>", 0, 0, 0, 0)
+
+
+@attrs.define(eq=False)
+class Node:
+    span: Span = attrs.field(default=NOWHERE, kw_only=True, repr=False)
+
+
+# ---------------------------------------------------------------- types
+
+
+@attrs.define(eq=False)
+class TypeRef(Node):
+    """`int`, `Item`, `set of Item`, `list of player`, `bag of Crystal`, `player?`."""
+
+    form: str  # "named" | "set" | "list" | "bag"
+    name: Optional[str] = None
+    elem: Optional["TypeRef"] = None
+    optional: bool = False
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@attrs.define(eq=False)
+class Expr(Node):
+    """An expression. The checker fills `ty` (its Type) and `ref` (what a name resolves to)."""
+
+    ty: Any = attrs.field(default=None, kw_only=True, repr=False)
+    ref: Any = attrs.field(default=None, kw_only=True, repr=False)
+
+
+@attrs.define(eq=False)
+class Literal(Expr):
+    value: Any
+
+
+@attrs.define(eq=False)
+class Name(Expr):
+    name: str
+
+
+@attrs.define(eq=False)
+class FieldOf(Expr):
+    obj: Expr
+    name: str
+
+
+@attrs.define(eq=False)
+class Generator(Node):
+    """`elem for var in source if cond` inside a call or a list."""
+
+    elem: Expr
+    var: str
+    source: Expr
+    cond: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class Call(Expr):
+    name: str
+    args: list = attrs.Factory(list)
+    gen: Optional[Generator] = None
+
+
+@attrs.define(eq=False)
+class ListLit(Expr):
+    items: list = attrs.Factory(list)
+    gen: Optional[Generator] = None
+
+
+@attrs.define(eq=False)
+class SetLit(Expr):
+    items: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class BagLit(Expr):
+    items: list = attrs.Factory(list)  # [(member name, Expr)]
+
+
+@attrs.define(eq=False)
+class Slice(Expr):
+    """`top N of zone` / `bottom N of zone`."""
+
+    end: str  # "top" | "bottom"
+    count: Expr
+    source: Expr
+
+
+@attrs.define(eq=False)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@attrs.define(eq=False)
+class BinOp(Expr):
+    """Arithmetic, comparison, `and`, `or`, `in`, `not in`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@attrs.define(eq=False)
+class UnOp(Expr):
+    op: str  # "not" | "-"
+    operand: Expr
+
+
+# ---------------------------------------------------------------- statements
+
+
+@attrs.define(eq=False)
+class Stmt(Node):
+    pass
+
+
+@attrs.define(eq=False)
+class Block(Node):
+    stmts: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@attrs.define(eq=False)
+class Assign(Stmt):
+    target: Expr
+    op: str  # "=" | "+=" | "-="
+    value: Expr
+
+
+@attrs.define(eq=False)
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@attrs.define(eq=False)
+class If(Stmt):
+    cond: Expr
+    then: Block
+    other: Optional[Block] = None
+
+
+@attrs.define(eq=False)
+class For(Stmt):
+    var: str
+    source: Expr
+    body: Block
+
+
+@attrs.define(eq=False)
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+
+
+@attrs.define(eq=False)
+class While(Stmt):
+    cond: Expr
+    body: Block
+
+
+@attrs.define(eq=False)
+class Move(Stmt):
+    cards: Expr
+    dest: Expr
+    place: str = "top"  # "top" | "bottom"
+    facing: Optional[str] = None  # "up" | "down" | None (keep)
+
+
+@attrs.define(eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@attrs.define(eq=False)
+class Peek(Stmt):
+    cards: Expr
+    by: Expr
+
+
+@attrs.define(eq=False)
+class Reveal(Stmt):
+    cards: Expr
+
+
+@attrs.define(eq=False)
+class Turn(Stmt):
+    cards: Expr
+    facing: str
+
+
+@attrs.define(eq=False)
+class Swap(Stmt):
+    first: Expr
+    second: Expr
+
+
+@attrs.define(eq=False)
+class Announce(Stmt):
+    value: Expr
+
+
+@attrs.define(eq=False)
+class Log(Stmt):
+    parts: list
+
+
+@attrs.define(eq=False)
+class Choose(Stmt):
+    target: Expr
+    options: Expr
+    by: Optional[Expr] = None
+    prompt: Optional[str] = None
+
+
+@attrs.define(eq=False)
+class Simultaneous(Stmt):
+    var: str
+    players: Expr
+    target: Expr
+    options: Expr
+    prompt: Optional[str] = None
+
+
+@attrs.define(eq=False)
+class Act(Stmt):
+    actions: list
+    by: Expr
+    prompt: Optional[str] = None
+
+
+@attrs.define(eq=False)
+class Resolve(Stmt):
+    card: Expr
+
+
+@attrs.define(eq=False)
+class Emit(Stmt):
+    name: str
+    args: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class Require(Stmt):
+    cond: Expr
+    message: str
+
+
+@attrs.define(eq=False)
+class EndGame(Stmt):
+    pass
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@attrs.define(eq=False)
+class Annotation(Node):
+    name: str
+    text: Optional[str] = None
+
+
+@attrs.define(eq=False)
+class Decl(Node):
+    doc: Optional[str] = attrs.field(default=None, kw_only=True)
+    annots: list = attrs.field(factory=list, kw_only=True)
+
+    @property
+    def key(self) -> str:
+        """The name a variant replaces or removes this declaration by."""
+        return getattr(self, "name")
+
+    @property
+    def reconstructed(self) -> Optional[str]:
+        for a in self.annots:
+            if a.name == "reconstructed":
+                return a.text or "reconstructed"
+        return None
+
+
+@attrs.define(eq=False)
+class Game(Decl):
+    name: str
+    min_players: int = 1
+    max_players: int = 1
+    source: Optional[str] = None
+
+    @property
+    def key(self) -> str:
+        return "game"
+
+
+@attrs.define(eq=False)
+class EnumMember(Node):
+    name: str
+    display: Optional[str] = None
+    annots: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class Enum(Decl):
+    name: str
+    members: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class FieldDecl(Node):
+    name: str
+    type: TypeRef
+    default: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class CardKind(Decl):
+    name: str
+    fields: list = attrs.Factory(list)
+    active_in: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class CardRow(Node):
+    cells: list
+    annots: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class Cards(Decl):
+    kind: str
+    zone: str
+    columns: list = attrs.Factory(list)
+    rows: list = attrs.Factory(list)
+    columns_span: Span = NOWHERE
+
+    @property
+    def key(self) -> str:
+        return f"cards {self.kind}"
+
+
+@attrs.define(eq=False)
+class Zone(Decl):
+    name: str
+    kind: str
+    per_player: bool = False
+    visibility: str = "hidden"
+    limit: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class Var(Decl):
+    name: str
+    type: TypeRef
+    init: Expr
+    per_player: bool = False
+    minimum: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class Param(Decl):
+    name: str
+    type: TypeRef
+    value: Expr
+    per_player: bool = False
+
+
+@attrs.define(eq=False)
+class ParamDecl(Node):
+    """A typed parameter of a function, procedure or event."""
+
+    name: str
+    type: TypeRef
+
+
+@attrs.define(eq=False)
+class Event(Decl):
+    name: str
+    params: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class Function(Decl):
+    name: str
+    params: list
+    type: TypeRef
+    body: Expr
+
+
+@attrs.define(eq=False)
+class Procedure(Decl):
+    name: str
+    params: list
+    body: Block
+
+
+@attrs.define(eq=False)
+class ActionParam(Node):
+    name: str
+    type: Optional[TypeRef] = None
+    domain: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class Action(Decl):
+    name: str
+    params: list
+    body: Block
+
+
+@attrs.define(eq=False)
+class EventPattern(Node):
+    form: str  # "custom" | "changed" | "moved"
+    name: Optional[str]
+    binders: list = attrs.Factory(list)
+
+
+@attrs.define(eq=False)
+class Trigger(Decl):
+    event: EventPattern
+    cond: Optional[Expr]
+    after_action: bool
+    order: int
+    body: Block
+
+    @property
+    def key(self) -> str:
+        return f"when {self.event.form} {self.event.name or ''} @{self.span.line}"
+
+
+@attrs.define(eq=False)
+class Instant(Node):
+    body: Block
+    doc: Optional[str] = None
+
+
+@attrs.define(eq=False)
+class StaticMod(Node):
+    name: str
+    op: str
+    value: Expr
+    doc: Optional[str] = None
+
+
+@attrs.define(eq=False)
+class Abilities(Decl):
+    card: str
+    instant: Optional[Instant] = None
+    triggers: list = attrs.Factory(list)
+    statics: list = attrs.Factory(list)
+
+    @property
+    def key(self) -> str:
+        return f"abilities {self.card}"
+
+
+@attrs.define(eq=False)
+class Setup(Decl):
+    body: Block
+
+    @property
+    def key(self) -> str:
+        return "setup"
+
+
+@attrs.define(eq=False)
+class Play(Decl):
+    body: Block
+
+    @property
+    def key(self) -> str:
+        return "play"
+
+
+@attrs.define(eq=False)
+class ScoreStep(Node):
+    form: str  # "score" | "tiebreak" | "lose"
+    label: Optional[str]
+    expr: Expr
+
+
+@attrs.define(eq=False)
+class Scoring(Decl):
+    var: str
+    steps: list = attrs.Factory(list)
+
+    @property
+    def key(self) -> str:
+        return "scoring"
+
+
+@attrs.define(eq=False)
+class Variant(Decl):
+    name: str
+    decls: list = attrs.Factory(list)
+
+    @property
+    def key(self) -> str:
+        return f"variant {self.name}"
+
+
+@attrs.define(eq=False)
+class Remove(Decl):
+    name: str
+
+    @property
+    def key(self) -> str:
+        return f"remove {self.name}"
+
+
+@attrs.define(eq=False)
+class Program(Node):
+    """A whole file: its declarations in source order."""
+
+    decls: list = attrs.Factory(list)
+    path: str = "<string>"
+    source: str = ""

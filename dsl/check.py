@@ -1,0 +1,927 @@
+"""Stage 2: resolve names, check types, arity, duplicates and visibility; collect every error.
+
+The checker annotates expressions in place (`expr.ty`, `expr.ref`) for the compiler, and returns a
+`Symbols` table of the resolved game.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from . import ast as A
+from . import types as T
+from .errors import Diagnostic, WishCheckError, did_you_mean
+
+# builtin functions: name → (min args, max args, accepts a generator)
+BUILTINS = {
+    "count": (1, 1, True),
+    "sum": (1, 1, True),
+    "any": (1, 1, True),
+    "all": (1, 1, True),
+    "min": (1, 2, True),
+    "max": (1, 2, True),
+    "first": (1, 1, False),
+    "last": (1, 1, False),
+    "random": (1, 1, False),
+    "next": (1, 1, False),
+    "after": (1, 1, False),
+    "abs": (1, 1, False),
+    "owner": (1, 1, False),
+}
+RESERVED = {"players", "you", "self", *BUILTINS}
+CARD_BUILTIN_FIELDS = {"name": T.TEXT}
+
+
+@attrs.define
+class Symbols:
+    """Every declaration of a resolved game, by name."""
+
+    game: Optional[A.Game] = None
+    enums: dict = attrs.Factory(dict)
+    members: dict = attrs.Factory(dict)  # member name → enum name
+    kinds: dict = attrs.Factory(dict)
+    fields: dict = attrs.Factory(dict)  # kind → {field: Type}
+    zones: dict = attrs.Factory(dict)
+    vars: dict = attrs.Factory(dict)  # name → (Var, Type)
+    params: dict = attrs.Factory(dict)  # name → (Param, Type)
+    events: dict = attrs.Factory(dict)  # name → (Event, [Type])
+    functions: dict = attrs.Factory(dict)  # name → (Function, [Type], Type)
+    procedures: dict = attrs.Factory(dict)  # name → (Procedure, [Type])
+    actions: dict = attrs.Factory(dict)  # name → Action
+    cards: dict = attrs.Factory(dict)  # card name → kind
+    card_decls: list = attrs.Factory(list)
+    abilities: dict = attrs.Factory(dict)  # card name → Abilities
+    triggers: list = attrs.Factory(list)
+    setup: Optional[A.Setup] = None
+    play: Optional[A.Play] = None
+    scoring: Optional[A.Scoring] = None
+    variants: dict = attrs.Factory(dict)
+
+
+@attrs.define
+class Scope:
+    locals: dict = attrs.Factory(dict)
+    you: bool = False
+    self_kind: Optional[str] = None
+    pure: bool = False  # no random() here
+    in_action: bool = False
+
+    def child(self) -> "Scope":
+        return attrs.evolve(self, locals=dict(self.locals))
+
+
+class Checker:
+    def __init__(self, decls: list, path: str):
+        self.decls = decls
+        self.path = path
+        self.diags: list = []
+        self.sym = Symbols()
+
+    # ---------------------------------------------------------------- reporting
+    def error(self, node, message: str, hint: Optional[str] = None) -> None:
+        span = node.span if isinstance(node, A.Node) else node
+        self.diags.append(Diagnostic(span, message, hint))
+
+    def unknown(self, node, what: str, name: str, candidates) -> None:
+        self.error(node, f"unknown {what} '{name}'", did_you_mean(name, candidates))
+
+    # ---------------------------------------------------------------- entry
+    def run(self) -> Symbols:
+        self.declare()
+        self.check_bodies()
+        return self.sym
+
+    def all_global_names(self):
+        s = self.sym
+        return [*s.vars, *s.params, *s.zones, *s.members, *s.enums, *s.functions, *s.procedures, "players"]
+
+    # ---------------------------------------------------------------- pass 1: declarations
+    def declare(self) -> None:
+        s = self.sym
+        seen: dict = {}
+        singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring"}
+        for d in self.decls:
+            if isinstance(d, A.Variant):
+                if d.name in s.variants:
+                    self.error(d, f"variant \"{d.name}\" is declared twice",
+                               f"the first is at line {s.variants[d.name].span.line}")
+                s.variants[d.name] = d
+                continue
+            if isinstance(d, A.Remove):
+                self.error(d, "'remove' belongs inside a variant")
+                continue
+            if type(d) in singletons:
+                key = singletons[type(d)]
+                if getattr(s, key) is not None:
+                    self.error(d, f"a game has one '{key}' section; this is a second one",
+                               f"the first is at line {getattr(s, key).span.line}")
+                setattr(s, key, d)
+                continue
+            if isinstance(d, A.Trigger):
+                s.triggers.append(d)
+                continue
+            if isinstance(d, A.Abilities):
+                if d.card in s.abilities:
+                    self.error(d, f"abilities of \"{d.card}\" are declared twice")
+                s.abilities[d.card] = d
+                continue
+            if isinstance(d, A.Cards):
+                s.card_decls.append(d)
+                continue
+            name = d.name
+            if name in seen:
+                prev = seen[name]
+                self.error(d, f"'{name}' is already declared", f"the first declaration is at line {prev.span.line}")
+                continue
+            if name in RESERVED or name in T.BASE_TYPE_NAMES:
+                self.error(d, f"'{name}' is a built-in name and cannot be declared")
+                continue
+            seen[name] = d
+            if isinstance(d, A.Enum):
+                s.enums[name] = d
+                for m in d.members:
+                    if m.name in s.members:
+                        self.error(m, f"'{m.name}' is already a member of enum {s.members[m.name]}")
+                    elif m.name in seen or m.name in RESERVED:
+                        self.error(m, f"enum member '{m.name}' clashes with another name")
+                    else:
+                        s.members[m.name] = name
+            elif isinstance(d, A.CardKind):
+                s.kinds[name] = d
+            elif isinstance(d, A.Zone):
+                s.zones[name] = d
+            elif isinstance(d, A.Var):
+                s.vars[name] = (d, None)
+            elif isinstance(d, A.Param):
+                s.params[name] = (d, None)
+            elif isinstance(d, A.Event):
+                s.events[name] = (d, None)
+            elif isinstance(d, A.Function):
+                s.functions[name] = (d, None, None)
+            elif isinstance(d, A.Procedure):
+                s.procedures[name] = (d, None)
+            elif isinstance(d, A.Action):
+                s.actions[name] = d
+        for m, e in s.members.items():
+            if m in seen:
+                self.error(seen[m], f"'{m}' is already a member of enum {e}")
+        if s.game is None:
+            self.error(A.Span(self.path, 1, 1, 1, 2), "the file declares no game",
+                       'start with: game "Name" { players 2..4 }')
+        elif not (1 <= s.game.min_players <= s.game.max_players):
+            self.error(s.game, f"players {s.game.min_players}..{s.game.max_players} is not a valid range",
+                       "write the smallest count first, at least 1")
+        if s.play is None:
+            self.error(A.Span(self.path, 1, 1, 1, 2), "the game has no 'play' section", "add: play { ... }")
+        self.declare_types()
+
+    def type_of(self, ref: A.TypeRef) -> T.Type:
+        t = T.from_ref(ref, set(self.sym.enums), set(self.sym.kinds))
+        if t is None:
+            bad = ref
+            while bad.form != "named":
+                bad = bad.elem
+            self.unknown(bad, "type", bad.name, [*self.sym.enums, *self.sym.kinds, *T.BASE_TYPE_NAMES])
+            return T.ANY
+        if ref.form in ("set", "bag") and t.elem.kind != "enum":
+            self.error(ref, f"a {ref.form} holds values of an enum, not {t.elem}")
+        return t
+
+    def declare_types(self) -> None:
+        s = self.sym
+        for name, k in s.kinds.items():
+            fields = {}
+            for f in k.fields:
+                if f.name in fields or f.name in CARD_BUILTIN_FIELDS:
+                    self.error(f, f"card field '{f.name}' is declared twice" if f.name in fields
+                               else f"'{f.name}' is a built-in card field")
+                fields[f.name] = self.type_of(f.type)
+            s.fields[name] = fields
+        for z in s.zones.values():
+            if z.kind not in s.kinds:
+                self.unknown(z, "card kind", z.kind, s.kinds)
+            if z.visibility == "owner" and not z.per_player:
+                self.error(z, f"zone '{z.name}' is shared, so it has no owner to be visible to",
+                           "write 'player zone' for one per player, or use public / hidden")
+        for name, (v, _) in list(s.vars.items()):
+            s.vars[name] = (v, self.type_of(v.type))
+        for name, (p, _) in list(s.params.items()):
+            s.params[name] = (p, self.type_of(p.type))
+        for name, (e, _) in list(s.events.items()):
+            s.events[name] = (e, [self.type_of(p.type) for p in e.params])
+        for name, (f, _, _) in list(s.functions.items()):
+            s.functions[name] = (f, [self.type_of(p.type) for p in f.params], self.type_of(f.type))
+        for name, (p, _) in list(s.procedures.items()):
+            s.procedures[name] = (p, [self.type_of(q.type) for q in p.params])
+        for k in s.kinds.values():
+            for z in k.active_in:
+                if z not in s.zones:
+                    self.unknown(k, "zone", z, s.zones)
+        for cd in s.card_decls:
+            self.declare_cards(cd)
+
+    def declare_cards(self, cd: A.Cards) -> None:
+        s = self.sym
+        if cd.kind not in s.kinds:
+            self.unknown(cd, "card kind", cd.kind, s.kinds)
+            return
+        zone = s.zones.get(cd.zone)
+        if zone is None:
+            self.unknown(cd, "zone", cd.zone, s.zones)
+        elif zone.per_player:
+            self.error(cd, f"cards start in a shared zone; '{cd.zone}' is a player zone")
+        elif zone.kind != cd.kind:
+            self.error(cd, f"zone '{cd.zone}' holds {zone.kind} cards, not {cd.kind}")
+        fields = s.fields[cd.kind]
+        allowed = ["name", "count", *fields]
+        for c in cd.columns:
+            if c not in allowed:
+                self.error(cd.columns_span, f"unknown column '{c}' for {cd.kind} cards", did_you_mean(c, allowed))
+        if "name" not in cd.columns:
+            self.error(cd.columns_span, "a card table needs a 'name' column")
+        for f in s.kinds[cd.kind].fields:
+            if f.name not in cd.columns and f.default is None:
+                self.error(cd.columns_span, f"column '{f.name}' is missing and the field has no default")
+        for row in cd.rows:
+            if len(row.cells) != len(cd.columns):
+                self.error(row, f"this row has {len(row.cells)} cells; the table has {len(cd.columns)} columns")
+                continue
+            for col, cell in zip(cd.columns, row.cells):
+                if col == "name":
+                    if not (isinstance(cell, A.Literal) and isinstance(cell.value, str)):
+                        self.error(cell, "a card name is a quoted string")
+                        continue
+                    if cell.value in s.cards and s.cards[cell.value] != cd.kind:
+                        self.error(cell, f"card \"{cell.value}\" is already a {s.cards[cell.value]} card")
+                    s.cards[cell.value] = cd.kind
+                elif col == "count":
+                    if not (isinstance(cell, A.Literal) and type(cell.value) is int and cell.value >= 0):
+                        self.error(cell, "a card count is a whole number, 0 or more")
+                elif col in fields:
+                    self.expect(cell, fields[col], Scope(pure=True), f"column '{col}'")
+
+    # ---------------------------------------------------------------- pass 2: bodies
+    def check_bodies(self) -> None:
+        s = self.sym
+        root = Scope()
+        for k in s.kinds.values():
+            for f in k.fields:
+                if f.default is not None:
+                    self.expect(f.default, s.fields[k.name][f.name], Scope(pure=True), f"the default of '{f.name}'")
+        for z in s.zones.values():
+            if z.limit is not None:
+                self.expect(z.limit, T.INT, Scope(pure=True), "a zone limit")
+        for v, t in s.vars.values():
+            self.expect(v.init, t, Scope(pure=True), f"the initial value of '{v.name}'")
+            if v.minimum is not None:
+                self.expect(v.minimum, T.INT, Scope(pure=True), "a minimum")
+        for p, t in s.params.values():
+            self.expect(p.value, t, Scope(pure=True), f"the value of '{p.name}'")
+        for f, ptypes, ret in s.functions.values():
+            sc = Scope(pure=True, locals=self.bind_params(f.params, ptypes))
+            self.expect(f.body, ret, sc, f"the result of function '{f.name}'")
+        for p, ptypes in s.procedures.values():
+            self.block(p.body, Scope(locals=self.bind_params(p.params, ptypes)))
+        for a in s.actions.values():
+            self.check_action(a)
+        if s.setup:
+            self.block(s.setup.body, root.child())
+        if s.play:
+            self.block(s.play.body, root.child())
+        for t in s.triggers:
+            self.check_trigger(t, Scope())
+        for card, ab in s.abilities.items():
+            self.check_abilities(ab)
+        if s.scoring:
+            sc = Scope(pure=True, locals={s.scoring.var: T.PLAYER})
+            for step in s.scoring.steps:
+                self.expect(step.expr, T.BOOL if step.form == "lose" else T.INT, sc, f"a {step.form} step")
+
+    def bind_params(self, params, ptypes) -> dict:
+        out = {}
+        for p, t in zip(params, ptypes):
+            if p.name in out:
+                self.error(p, f"parameter '{p.name}' is declared twice")
+            self.no_shadow(p, p.name)
+            out[p.name] = t
+        return out
+
+    def no_shadow(self, node, name: str) -> None:
+        s = self.sym
+        if name in s.vars or name in s.params or name in s.zones or name in s.members or name in RESERVED - {"you"}:
+            self.error(node, f"'{name}' already names something in this game; choose another name")
+
+    def check_action(self, a: A.Action) -> None:
+        sc = Scope(you=True, in_action=True)
+        for p in a.params:
+            self.no_shadow(p, p.name)
+            if p.type is not None:
+                t = self.type_of(p.type)
+                if t.kind not in ("enum", "player", "bool", "any"):
+                    self.error(p, f"an action parameter of type {t} needs a range: write '{p.name} in …'")
+            else:
+                dt = self.expr(p.domain, sc)
+                t = dt.element() or T.ANY
+                if dt.element() is None:
+                    self.error(p.domain, f"'{p.name} in …' needs a list, set or zone, found {dt}")
+            sc.locals[p.name] = t
+        seen_other = False
+        for st in a.body.stmts:
+            if isinstance(st, A.Require):
+                if seen_other:
+                    self.error(st, "a 'require' must come before the action's effects")
+            else:
+                seen_other = True
+        self.block(a.body, sc)
+
+    def check_trigger(self, t: A.Trigger, sc: Scope) -> None:
+        sc = sc.child()
+        ev = t.event
+        s = self.sym
+        if ev.form == "custom":
+            if ev.name not in s.events:
+                self.unknown(ev, "event", ev.name, s.events)
+                types = [T.ANY] * len(ev.binders)
+            else:
+                types = s.events[ev.name][1]
+        elif ev.form == "changed":
+            if ev.name not in s.vars:
+                self.unknown(ev, "variable", ev.name, s.vars)
+                types = [T.ANY] * len(ev.binders)
+            else:
+                v, vt = s.vars[ev.name]
+                types = [T.PLAYER, vt, vt] if v.per_player else [vt, vt]
+        else:
+            types = [T.card(None), T.zone(None), T.zone(None)]
+        if len(ev.binders) > len(types):
+            self.error(ev, f"this event gives {len(types)} value(s); {len(ev.binders)} names are bound")
+        for name, ty in zip(ev.binders, types):
+            if name != "_":
+                self.no_shadow(ev, name)
+                sc.locals[name] = ty
+        if t.cond is not None:
+            pure = attrs.evolve(sc, pure=True)
+            self.expect(t.cond, T.BOOL, pure, "a trigger condition")
+        self.block(t.body, sc)
+
+    def check_abilities(self, ab: A.Abilities) -> None:
+        s = self.sym
+        kind = s.cards.get(ab.card)
+        if kind is None:
+            self.unknown(ab, "card", ab.card, s.cards)
+        sc = Scope(you=True, self_kind=kind)
+        if ab.instant:
+            self.block(ab.instant.body, sc.child())
+        for t in ab.triggers:
+            self.check_trigger(t, sc)
+        for st in ab.statics:
+            if st.name not in s.params:
+                self.unknown(st, "parameter", st.name, s.params)
+                continue
+            _, pt = s.params[st.name]
+            if st.op != "=" and pt.kind not in ("int", "any"):
+                self.error(st, f"'{st.op}' needs a number; '{st.name}' is {pt}")
+            self.expect(st.value, pt, attrs.evolve(sc, pure=True), f"a static '{st.name}'")
+        if (ab.triggers or ab.statics) and kind is not None and not s.kinds[kind].active_in:
+            self.error(ab, f"{kind} cards have Ongoing or Static abilities but no 'active in' zones",
+                       f"add 'active in ZONE' to card {kind}")
+
+    # ---------------------------------------------------------------- statements
+    def block(self, block: A.Block, sc: Scope) -> None:
+        sc = sc.child()
+        for st in block.stmts:
+            self.stmt(st, sc)
+
+    def stmt(self, st, sc: Scope) -> None:
+        method = getattr(self, "s_" + type(st).__name__)
+        method(st, sc)
+
+    def s_Let(self, st: A.Let, sc):
+        self.no_shadow(st, st.name)
+        t = self.expr(st.value, sc)
+        sc.locals[st.name] = t
+
+    def s_Assign(self, st: A.Assign, sc):
+        tt = self.target(st.target, sc)
+        vt = self.expr(st.value, sc)
+        if st.op == "=":
+            if not T.assignable(vt, tt):
+                self.error(st.value, f"expected {tt}, found {vt}")
+        elif tt.kind not in ("int", "bag", "any"):
+            self.error(st, f"'{st.op}' needs a number or a bag; the target is {tt}")
+        elif not T.assignable(vt, tt.plain()):
+            self.error(st.value, f"expected {tt}, found {vt}")
+
+    def target(self, e: A.Expr, sc: Scope) -> T.Type:
+        """Type of an assignable place; reports what cannot be assigned."""
+        if isinstance(e, A.Name):
+            if e.name in sc.locals:
+                e.ref = ("local", e.name)
+                return sc.locals[e.name]
+            if e.name in self.sym.vars:
+                v, t = self.sym.vars[e.name]
+                if v.per_player:
+                    self.error(e, f"'{e.name}' belongs to each player: write PLAYER.{e.name}")
+                e.ref = ("var", e.name)
+                return t
+            if e.name in self.sym.params:
+                self.error(e, f"'{e.name}' is a parameter; parameters cannot be assigned",
+                           "declare it with 'var' if it changes during play")
+                return T.ANY
+            self.unknown(e, "variable", e.name, [*self.sym.vars, *sc.locals])
+            return T.ANY
+        if isinstance(e, A.FieldOf):
+            ot = self.expr(e.obj, sc)
+            if ot.kind == "player" and e.name in self.sym.vars and self.sym.vars[e.name][0].per_player:
+                e.ref = ("pvar", e.name)
+                return self.sym.vars[e.name][1]
+            if ot.kind == "any":
+                return T.ANY
+            self.error(e, f"'{e.name}' of a {ot} cannot be assigned", "only variables ('var') change")
+            return T.ANY
+        self.error(e, "this cannot be assigned to", "assign to a variable: NAME = … or PLAYER.NAME = …")
+        return T.ANY
+
+    def s_ExprStmt(self, st: A.ExprStmt, sc):
+        e = st.expr
+        if isinstance(e, A.Call) and e.name in self.sym.procedures:
+            self.call_proc(e, sc)
+        elif isinstance(e, A.Call) and e.name in self.sym.actions:
+            self.error(e, f"'{e.name}' is an action; offer it with: act one of {e.name} by PLAYER")
+        elif isinstance(e, A.Call) and e.name not in self.sym.functions and e.name not in BUILTINS:
+            self.unknown(e, "procedure", e.name, self.sym.procedures)
+            for a in e.args:
+                self.expr(a, sc)
+        else:
+            before = len(self.diags)
+            self.expr(e, sc)
+            if len(self.diags) == before:
+                self.error(e, "this expression does nothing here; a statement must have an effect",
+                           "call a procedure, or use 'let' to keep a value")
+
+    def call_proc(self, e: A.Call, sc):
+        p, ptypes = self.sym.procedures[e.name]
+        e.ref = ("proc", e.name)
+        if e.gen is not None:
+            self.error(e, f"procedure '{e.name}' takes arguments, not a generator")
+        self.args(e, e.args, ptypes, sc, f"procedure '{e.name}'")
+
+    def args(self, node, args, ptypes, sc, what):
+        if len(args) != len(ptypes):
+            self.error(node, f"{what} takes {len(ptypes)} argument(s), found {len(args)}")
+        for a, pt in zip(args, ptypes):
+            self.expect(a, pt, sc, "an argument")
+        for a in args[len(ptypes):]:
+            self.expr(a, sc)
+
+    def s_If(self, st: A.If, sc):
+        self.expect(st.cond, T.BOOL, sc, "a condition")
+        self.block(st.then, sc)
+        if st.other is not None:
+            self.block(st.other, sc)
+
+    def s_For(self, st: A.For, sc):
+        t = self.expr(st.source, sc)
+        et = t.element()
+        if et is None:
+            self.error(st.source, f"'for' needs a list, set or zone, found {t}")
+            et = T.ANY
+        inner = sc.child()
+        self.no_shadow(st, st.var)
+        inner.locals[st.var] = et
+        self.block(st.body, inner)
+
+    def s_Repeat(self, st: A.Repeat, sc):
+        self.expect(st.count, T.INT, sc, "a repeat count")
+        self.block(st.body, sc)
+
+    def s_While(self, st: A.While, sc):
+        self.expect(st.cond, T.BOOL, sc, "a condition")
+        self.block(st.body, sc)
+
+    def cards_expr(self, e, sc, what: str) -> T.Type:
+        t = self.expr(e, sc)
+        if t.kind == "card" or t.kind == "any":
+            return t
+        et = t.element()
+        if t.kind in ("list", "zone") and et is not None and et.kind in ("card", "any"):
+            return t
+        self.error(e, f"{what} needs a card, a list of cards or a zone, found {t}")
+        return T.ANY
+
+    def zone_expr(self, e, sc, what: str) -> T.Type:
+        t = self.expr(e, sc)
+        if t.kind not in ("zone", "any"):
+            self.error(e, f"{what} needs a zone, found {t}")
+        return t
+
+    def s_Move(self, st: A.Move, sc):
+        ct = self.cards_expr(st.cards, sc, "'move'")
+        zt = self.zone_expr(st.dest, sc, "'move … to'")
+        ck = ct.name if ct.kind in ("card", "zone") else (ct.elem.name if ct.elem else None)
+        if ck and zt.kind == "zone" and zt.name and ck != zt.name:
+            self.error(st.dest, f"zone holds {zt.name} cards; these are {ck} cards")
+
+    def s_Shuffle(self, st, sc):
+        self.zone_expr(st.zone, sc, "'shuffle'")
+
+    def s_Peek(self, st, sc):
+        self.cards_expr(st.cards, sc, "'peek'")
+        self.expect(st.by, T.PLAYER, sc, "who peeks")
+
+    def s_Reveal(self, st, sc):
+        self.cards_expr(st.cards, sc, "'reveal'")
+
+    def s_Turn(self, st, sc):
+        self.cards_expr(st.cards, sc, "'turn'")
+
+    def s_Swap(self, st, sc):
+        self.expect(st.first, T.card(None), sc, "'swap'")
+        self.expect(st.second, T.card(None), sc, "'swap … with'")
+
+    def s_Announce(self, st, sc):
+        t = self.expr(st.value, attrs.evolve(sc, pure=True))
+        if t.kind in ("card", "zone", "list", "set", "bag"):
+            self.error(st.value, f"an announcement is a text, number, yes/no or enum value, found {t}")
+
+    def s_Log(self, st, sc):
+        for p in st.parts:
+            self.expr(p, sc)
+
+    def choice(self, node, target, options, by, sc, decider_known: bool):
+        ot = self.expr(options, sc)
+        et = ot.element()
+        if et is None:
+            self.error(options, f"choose needs a list, set, zone or enum to choose from, found {ot}")
+            et = T.ANY
+        if by is not None:
+            self.expect(by, T.PLAYER, sc, "who chooses")
+        elif not decider_known:
+            if sc.you:
+                pass
+            else:
+                self.error(node, "say who chooses: add 'by PLAYER'")
+        if isinstance(target, A.Name) and target.name not in sc.locals and target.name not in self.sym.vars:
+            self.no_shadow(target, target.name)
+            target.ref = ("local", target.name)
+            sc.locals[target.name] = et
+        else:
+            tt = self.target(target, sc)
+            if not T.assignable(et, tt):
+                self.error(target, f"the options are {et}; this place holds {tt}")
+
+    def s_Choose(self, st: A.Choose, sc):
+        self.choice(st, st.target, st.options, st.by, sc, False)
+
+    def s_Simultaneous(self, st: A.Simultaneous, sc):
+        pt = self.expr(st.players, sc)
+        if pt.element() not in (T.PLAYER, T.ANY):
+            self.error(st.players, f"'simultaneously' needs a list of players, found {pt}")
+        inner = sc.child()
+        self.no_shadow(st, st.var)
+        inner.locals[st.var] = T.PLAYER
+        if isinstance(st.target, A.Name):
+            self.error(st.target, "each player's answer must be kept per player: choose into PLAYER.VAR")
+        self.choice(st, st.target, st.options, None, inner, True)
+
+    def s_Act(self, st: A.Act, sc):
+        for n in st.actions:
+            if n not in self.sym.actions:
+                self.unknown(st, "action", n, self.sym.actions)
+        self.expect(st.by, T.PLAYER, sc, "who acts")
+
+    def s_Resolve(self, st, sc):
+        self.expect(st.card, T.card(None), sc, "'resolve'")
+
+    def s_Emit(self, st: A.Emit, sc):
+        if st.name not in self.sym.events:
+            self.unknown(st, "event", st.name, self.sym.events)
+            for a in st.args:
+                self.expr(a, sc)
+            return
+        _, ptypes = self.sym.events[st.name]
+        self.args(st, st.args, ptypes, sc, f"event '{st.name}'")
+
+    def s_Require(self, st: A.Require, sc):
+        if not sc.in_action:
+            self.error(st, "'require' belongs at the start of an action",
+                       "use 'if' to decide, or move this into an action")
+        self.expect(st.cond, T.BOOL, attrs.evolve(sc, pure=True), "a requirement")
+
+    def s_EndGame(self, st, sc):
+        pass
+
+    # ---------------------------------------------------------------- expressions
+    def expect(self, e: A.Expr, want: T.Type, sc: Scope, what: str) -> T.Type:
+        t = self.expr(e, sc)
+        if not T.assignable(t, want):
+            self.error(e, f"{what} must be {want}, found {t}")
+        return t
+
+    def expr(self, e: A.Expr, sc: Scope) -> T.Type:
+        t = getattr(self, "e_" + type(e).__name__)(e, sc)
+        e.ty = t
+        return t
+
+    def e_Literal(self, e: A.Literal, sc):
+        v = e.value
+        if v is None:
+            return T.NONE
+        if isinstance(v, bool):
+            return T.BOOL
+        if isinstance(v, int):
+            if abs(v) > 10**15:
+                self.error(e, "this number is too large", "numbers in a game stay below 10^15")
+            return T.INT
+        return T.TEXT
+
+    def e_Name(self, e: A.Name, sc):
+        n = e.name
+        s = self.sym
+        if n in sc.locals:
+            e.ref = ("local", n)
+            return sc.locals[n]
+        if n == "you":
+            if not sc.you:
+                self.error(e, "'you' is only known in an action or an ability", "name the player instead")
+                return T.PLAYER
+            e.ref = ("you",)
+            return T.PLAYER
+        if n == "self":
+            if sc.self_kind is None:
+                self.error(e, "'self' is only known in a card's abilities")
+                return T.card(None)
+            e.ref = ("self",)
+            return T.card(sc.self_kind)
+        if n == "players":
+            e.ref = ("players",)
+            return T.list_of(T.PLAYER)
+        if n in s.vars:
+            v, t = s.vars[n]
+            if v.per_player:
+                self.error(e, f"'{n}' belongs to each player: write PLAYER.{n}")
+            e.ref = ("var", n)
+            return t
+        if n in s.params:
+            p, t = s.params[n]
+            if p.per_player:
+                self.error(e, f"'{n}' belongs to each player: write PLAYER.{n}")
+            e.ref = ("param", n)
+            return t
+        if n in s.zones:
+            z = s.zones[n]
+            if z.per_player:
+                self.error(e, f"each player has a zone '{n}': write PLAYER.{n}")
+            e.ref = ("zone", n)
+            return T.zone(z.kind)
+        if n in s.members:
+            e.ref = ("member", s.members[n], n)
+            return T.enum(s.members[n])
+        if n in s.enums:
+            e.ref = ("enum", n)
+            return T.list_of(T.enum(n))
+        if n in s.functions or n in s.procedures or n in BUILTINS:
+            self.error(e, f"'{n}' is called with parentheses: {n}(…)")
+            return T.ANY
+        self.unknown(e, "name", n, [*self.all_global_names(), *sc.locals, *(("you",) if sc.you else ())])
+        return T.ANY
+
+    def e_FieldOf(self, e: A.FieldOf, sc):
+        ot = self.expr(e.obj, sc)
+        s = self.sym
+        if ot.kind == "any":
+            return T.ANY
+        if ot.kind == "player":
+            if e.name in s.vars and s.vars[e.name][0].per_player:
+                e.ref = ("pvar", e.name)
+                return s.vars[e.name][1]
+            if e.name in s.params and s.params[e.name][0].per_player:
+                e.ref = ("pparam", e.name)
+                return s.params[e.name][1]
+            if e.name in s.zones and s.zones[e.name].per_player:
+                e.ref = ("pzone", e.name)
+                return T.zone(s.zones[e.name].kind)
+            cands = [n for n, (v, _) in s.vars.items() if v.per_player]
+            cands += [n for n, (p, _) in s.params.items() if p.per_player]
+            cands += [n for n, z in s.zones.items() if z.per_player]
+            self.unknown(e, "player variable, parameter or zone", e.name, cands)
+            return T.ANY
+        if ot.kind == "card":
+            if e.name in CARD_BUILTIN_FIELDS:
+                e.ref = ("cbuiltin", e.name)
+                return CARD_BUILTIN_FIELDS[e.name]
+            if ot.name is None:
+                kinds = [k for k, fs in s.fields.items() if e.name in fs]
+                if len(kinds) == 1:
+                    e.ref = ("cfield", e.name)
+                    return s.fields[kinds[0]][e.name]
+                self.error(e, f"cannot tell which card kind has field '{e.name}' here")
+                return T.ANY
+            fields = s.fields.get(ot.name, {})
+            if e.name not in fields:
+                self.unknown(e, f"field of {ot.name}", e.name, [*fields, *CARD_BUILTIN_FIELDS])
+                return T.ANY
+            e.ref = ("cfield", e.name)
+            return fields[e.name]
+        self.error(e, f"a {ot} has no field '{e.name}'")
+        return T.ANY
+
+    def gen(self, g: A.Generator, sc: Scope) -> T.Type:
+        st = self.expr(g.source, sc)
+        et = st.element()
+        if et is None:
+            self.error(g.source, f"'for … in' needs a list, set or zone, found {st}")
+            et = T.ANY
+        inner = sc.child()
+        self.no_shadow(g, g.var)
+        inner.locals[g.var] = et
+        if g.cond is not None:
+            self.expect(g.cond, T.BOOL, inner, "a filter")
+        return self.expr(g.elem, inner)
+
+    def e_Call(self, e: A.Call, sc):
+        s = self.sym
+        n = e.name
+        if n in s.functions:
+            f, ptypes, ret = s.functions[n]
+            e.ref = ("func", n)
+            if e.gen is not None:
+                self.error(e, f"function '{n}' takes arguments, not a generator")
+            self.args(e, e.args, ptypes, sc, f"function '{n}'")
+            return ret
+        if n in s.procedures:
+            self.error(e, f"procedure '{n}' has effects; it cannot be used as a value",
+                       "declare a 'function' to compute a value")
+            return T.ANY
+        if n not in BUILTINS:
+            self.unknown(e, "function", n, [*s.functions, *BUILTINS])
+            for a in e.args:
+                self.expr(a, sc)
+            return T.ANY
+        lo, hi, gen_ok = BUILTINS[n]
+        e.ref = ("builtin", n)
+        if e.gen is not None:
+            if not gen_ok:
+                self.error(e, f"'{n}' takes a list, not a generator")
+            et = self.gen(e.gen, sc)
+            coll = T.list_of(et)
+            argc = 1
+        else:
+            argc = len(e.args)
+            if not lo <= argc <= hi:
+                want = str(lo) if lo == hi else f"{lo} or {hi}"
+                self.error(e, f"'{n}' takes {want} argument(s), found {argc}")
+                for a in e.args:
+                    self.expr(a, sc)
+                return T.ANY
+            coll = self.expr(e.args[0], sc)
+        return self.builtin_type(e, n, coll, sc, argc)
+
+    def builtin_type(self, e, n, coll: T.Type, sc, argc) -> T.Type:
+        if n == "random" and sc.pure:
+            self.error(e, "random() is an effect; it cannot be used in a function, condition or requirement",
+                       "bind it first: let x = random(…)")
+        if n in ("next", "after"):
+            if not T.assignable(coll, T.PLAYER):
+                self.error(e, f"'{n}' needs a player, found {coll}")
+            return T.PLAYER if n == "next" else T.list_of(T.PLAYER)
+        if n == "owner":
+            if not T.assignable(coll, T.card(None)):
+                self.error(e, f"'owner' needs a card, found {coll}")
+            return T.PLAYER.opt()
+        if n == "abs":
+            if not T.assignable(coll, T.INT):
+                self.error(e, f"'abs' needs a number, found {coll}")
+            return T.INT
+        if argc == 2:  # min(a, b) / max(a, b)
+            self.expect(e.args[1], T.INT, sc, "an argument")
+            if not T.assignable(coll, T.INT):
+                self.error(e.args[0], f"'{n}' of two values needs numbers, found {coll}")
+            return T.INT
+        et = coll.element()
+        if n == "count":
+            if et is None and coll.kind not in ("bag",):
+                self.error(e, f"'count' needs a list, set, bag or zone, found {coll}")
+            return T.INT
+        if et is None:
+            self.error(e, f"'{n}' needs a list, set or zone, found {coll}")
+            return T.ANY
+        if n in ("sum", "min", "max"):
+            if not T.assignable(et, T.INT):
+                self.error(e, f"'{n}' needs numbers, found {coll}")
+            return T.INT
+        if n in ("any", "all"):
+            if not T.assignable(et, T.BOOL):
+                self.error(e, f"'{n}' needs yes/no values, found {coll}")
+            return T.BOOL
+        return et  # first, last, random
+
+    def e_ListLit(self, e: A.ListLit, sc):
+        if e.gen is not None:
+            return T.list_of(self.gen(e.gen, sc))
+        return T.list_of(self.same_type(e.items, sc, "list"))
+
+    def same_type(self, items, sc, what) -> T.Type:
+        et = None
+        for it in items:
+            t = self.expr(it, sc)
+            if et is None or et.kind == "any":
+                et = t
+            elif not T.comparable(t, et):
+                self.error(it, f"a {what} holds values of one type: expected {et}, found {t}")
+        return et or T.ANY
+
+    def e_SetLit(self, e: A.SetLit, sc):
+        et = self.same_type(e.items, sc, "set")
+        if et.kind not in ("enum", "any"):
+            self.error(e, f"a set holds enum values, found {et}", "use a list: [ … ]")
+        return T.set_of(et)
+
+    def e_BagLit(self, e: A.BagLit, sc):
+        enum_name = None
+        for name, value, span in e.items:
+            en = self.sym.members.get(name)
+            if en is None:
+                self.unknown(span, "enum member", name, self.sym.members)
+            elif enum_name is None:
+                enum_name = en
+            elif en != enum_name:
+                self.error(span, f"a bag holds members of one enum: '{name}' is a {en}, not a {enum_name}")
+            self.expect(value, T.INT, sc, "a count")
+        return T.bag_of(T.enum(enum_name) if enum_name else T.ANY)
+
+    def e_Slice(self, e: A.Slice, sc):
+        self.expect(e.count, T.INT, sc, f"'{e.end} N of'")
+        t = self.expr(e.source, sc)
+        et = t.element()
+        if et is None or t.kind == "set":
+            self.error(e.source, f"'{e.end} N of' needs a zone or a list, found {t}")
+            return T.ANY
+        return T.list_of(et)
+
+    def e_IfExpr(self, e: A.IfExpr, sc):
+        self.expect(e.cond, T.BOOL, sc, "a condition")
+        a = self.expr(e.then, sc)
+        b = self.expr(e.other, sc)
+        if not T.comparable(a, b):
+            self.error(e.other, f"both branches must have one type: {a} and {b}")
+        return a if a.kind != "none" else b.opt()
+
+    def e_UnOp(self, e: A.UnOp, sc):
+        if e.op == "not":
+            self.expect(e.operand, T.BOOL, sc, "'not'")
+            return T.BOOL
+        self.expect(e.operand, T.INT, sc, "'-'")
+        return T.INT
+
+    def e_BinOp(self, e: A.BinOp, sc):
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, T.BOOL, sc, f"'{op}'")
+            self.expect(e.right, T.BOOL, sc, f"'{op}'")
+            return T.BOOL
+        a = self.expr(e.left, sc)
+        b = self.expr(e.right, sc)
+        if op in ("in", "not in"):
+            et = b.element() if b.kind != "bag" else b.elem
+            if et is None:
+                self.error(e.right, f"'{op}' needs a list, set, bag or zone on its right, found {b}")
+            elif not T.comparable(a, et):
+                self.error(e.left, f"'{op}' {b} needs {et} on its left, found {a}")
+            return T.BOOL
+        if op in ("==", "!="):
+            if not T.comparable(a, b):
+                self.error(e, f"cannot compare {a} with {b}")
+            return T.BOOL
+        if op in ("<", "<=", ">", ">="):
+            for side, t in ((e.left, a), (e.right, b)):
+                if not T.assignable(t, T.INT):
+                    self.error(side, f"'{op}' compares numbers, found {t}")
+            return T.BOOL
+        if op in ("+", "-") and (a.kind == "bag" or b.kind == "bag"):
+            if not T.comparable(a, b):
+                self.error(e, f"'{op}' on bags needs two bags of one enum, found {a} and {b}")
+            return a if a.kind == "bag" else b
+        if op == "+" and a.kind in ("list", "zone") and b.kind in ("list", "zone"):
+            return T.list_of(a.element())
+        for side, t in ((e.left, a), (e.right, b)):
+            if not T.assignable(t, T.INT):
+                self.error(side, f"'{op}' needs numbers, found {t}")
+        return T.INT
+
+
+def check(decls: list, path: str, sources: dict) -> Symbols:
+    """Check a resolved list of declarations; raise WishCheckError with every problem found."""
+    c = Checker(decls, path)
+    sym = c.run()
+    if c.diags:
+        diags = sorted(c.diags, key=lambda d: (d.span.file, d.span.line, d.span.col) if d.span else ("", 0, 0))
+        unique, seen = [], set()
+        for d in diags:
+            k = (d.span, d.message)
+            if k not in seen:
+                seen.add(k)
+                unique.append(d)
+        raise WishCheckError(f"{len(unique)} error(s) in {path}", unique, sources)
+    return sym

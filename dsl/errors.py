@@ -1,0 +1,93 @@
+"""Diagnostics and the one error hierarchy of wishdsl, rooted at WishError."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterable, Optional
+
+import attrs
+
+from .ast import Span
+
+
+@attrs.frozen
+class Diagnostic:
+    """One message about a place in a file: `file:line:col: error: message`, the line, a caret, a hint."""
+
+    span: Optional[Span]
+    message: str
+    hint: Optional[str] = None
+    severity: str = "error"
+
+    def render(self, source: Optional[str] = None) -> str:
+        if self.span is None or self.span.line <= 0:
+            head = f"{self.span.file + ': ' if self.span else ''}{self.severity}: {self.message}"
+            return head + (f"\n  hint: {self.hint}" if self.hint else "")
+        sp = self.span
+        out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity}: {self.message}"]
+        lines = source.splitlines() if source is not None else []
+        if 0 < sp.line <= len(lines):
+            text = lines[sp.line - 1].replace("\t", " ")
+            out.append(f"  {sp.line:>4} | {text}")
+            width = 1
+            if sp.end_line == sp.line and sp.end_col > sp.col:
+                width = sp.end_col - sp.col
+            width = max(1, min(width, len(text) - sp.col + 2))
+            out.append("       | " + " " * (sp.col - 1) + "^" + "~" * (width - 1))
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """A hint naming the closest known names, or None."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+class WishError(Exception):
+    """Root of every error wishdsl reports to a user."""
+
+    def __init__(self, message: str, diagnostics: Optional[list] = None, sources: Optional[dict] = None):
+        super().__init__(message)
+        self.diagnostics: list = diagnostics or []
+        self.sources: dict = sources or {}
+
+    def render(self) -> str:
+        if not self.diagnostics:
+            return f"error: {self}"
+        parts = [d.render(self.sources.get(d.span.file) if d.span else None) for d in self.diagnostics]
+        n = sum(1 for d in self.diagnostics if d.severity == "error")
+        if n > 1:
+            parts.append(f"{n} errors")
+        return "\n".join(parts)
+
+
+class WishSyntaxError(WishError):
+    """The text does not follow the grammar."""
+
+
+class WishCheckError(WishError):
+    """The file parses but names, types or structure are wrong."""
+
+
+class WishRuntimeError(WishError):
+    """A rule went wrong while the game ran (a runaway chain, a broken invariant)."""
+
+    def __init__(self, message: str, span: Optional[Span] = None, state=None, **kw):
+        diags = [Diagnostic(span, message)] if span is not None else None
+        super().__init__(message, diags, **kw)
+        self.state = state
+
+
+class IllegalAction(WishError):
+    """A move that the rules do not allow now; `.reason` says why."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ScenarioError(WishError):
+    """A rule scenario file is malformed or its expectations do not hold."""

@@ -1,0 +1,496 @@
+"""The engine: a State runs the effect stack until a decision is pending, applies answers, fires triggers."""
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+
+from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
+
+from . import views
+from .effects import loop_again
+from .state import Frame, LogEntry, Rng, StateData, clone_data, data_to_json
+
+MAX_STACK = 400
+MAX_CHAIN = 50
+MAX_STEPS = 2_000_000
+MAX_DECISIONS = 20_000
+MAX_ACTION_OPTIONS = 10_000
+
+
+@attrs.frozen
+class Action:
+    """One option of the pending decision: who takes it and its stable label."""
+
+    player: int
+    label: str
+
+    def __str__(self) -> str:
+        return f"player {self.player + 1}: {self.label}"
+
+
+class State(StateData):
+    """A game in progress. See DESIGN.md for the public API."""
+
+    __slots__ = ("game", "lay", "seats", "all_mask", "call_depth")
+
+    # ---------------------------------------------------------------- creation and copies
+    @classmethod
+    def fresh(cls, game, players: int, seed: int) -> "State":
+        st = cls.__new__(cls)
+        st._bind(game, players)
+        st.seed = seed
+        st.rng = Rng(seed)
+        st.stack, st.decision, st.log, st.observations, st.after = [], None, [], [], []
+        st.over, st.steps, st.decisions, st.final = False, 0, 0, None
+        lay = st.lay
+        st.zones = [[] for _ in range(lay.slots)]
+        ncards = len(game.card_def_of)
+        st.where, st.face, st.known = [0] * ncards, [False] * ncards, [0] * ncards
+        for c, slot in enumerate(game.card_start):
+            st.zones[slot].append(c)
+            st.where[c] = slot
+            st._enter(c, slot, None)
+        st.gvars = [None] * len(game.gvars)
+        st.pvars = [[None] * len(game.pvars) for _ in range(players)]
+        for i, v in enumerate(game.gvars):
+            st.gvars[i] = v.init(st, {})
+        for i, v in enumerate(game.pvars):
+            for p in range(players):
+                st.pvars[p][i] = v.init(st, {"you": p})
+        st.stack.append(Frame(game.play_code, {}, None, 0))
+        if game.setup_code is not None:
+            st.stack.append(Frame(game.setup_code, {}, None, 0))
+        st.write_log(f"{game.title}: {players} players, seed {seed}")
+        st.run()
+        return st
+
+    def _bind(self, game, players: int) -> None:
+        self.game = game
+        self.n = players
+        self.lay = game.layout(players)
+        self.seats = tuple(range(players))
+        self.all_mask = (1 << players) - 1
+        self.call_depth = 0
+
+    def clone(self) -> "State":
+        st = State.__new__(State)
+        st.game, st.lay, st.seats, st.all_mask, st.call_depth = self.game, self.lay, self.seats, self.all_mask, 0
+        clone_data(self, st)
+        return st
+
+    def to_json(self) -> str:
+        return data_to_json(self, self.game.fingerprint)
+
+    # ---------------------------------------------------------------- the public API
+    @property
+    def to_move(self) -> list:
+        d = self.decision
+        if d is None:
+            return []
+        return [p for p in d.players if p not in d.answers]
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self, player: Optional[int] = None) -> list:
+        d = self.decision
+        if d is None:
+            return []
+        out = []
+        for i, p in enumerate(d.players):
+            if p in d.answers or (player is not None and p != player):
+                continue
+            out.extend(Action(p, lbl) for lbl in d.labels[i])
+        return out
+
+    def apply(self, action: Union[Action, str], player: Optional[int] = None) -> None:
+        """Take one option of the pending decision. An illegal one raises IllegalAction with the reason."""
+        d = self.decision
+        if d is None:
+            raise IllegalAction("the game is over" if self.over else "no decision is pending")
+        if isinstance(action, Action):
+            player, label = action.player, action.label
+        else:
+            label = str(action)
+        if player is None:
+            waiting = [p for p in d.players if p not in d.answers]
+            having = [p for p in waiting if label in d.labels[d.players.index(p)]]
+            if len(having) > 1:
+                raise IllegalAction(f"several players may choose '{label}': say which player")
+            player = having[0] if having else waiting[0]
+        if player not in d.players:
+            who = ", ".join(self.player_name(p) for p in d.players)
+            raise IllegalAction(f"it is not {self.player_name(player)}'s decision; waiting for {who}")
+        if player in d.answers:
+            raise IllegalAction(f"{self.player_name(player)} has already answered")
+        i = d.players.index(player)
+        labels = d.labels[i]
+        if label not in labels:
+            raise IllegalAction(self._why_not(d, player, label, labels))
+        d.answers[player] = d.values[i][labels.index(label)]
+        if len(d.answers) < len(d.players):
+            return
+        self.decision = None
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            raise WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions", state=self)
+        frame = self.stack[-1]
+        op = self.game.codes[d.code].ops[d.op]
+        self._guard(op.answer, frame, d.answers, op.span)
+        self.run()
+
+    def _why_not(self, d, player, label, labels) -> str:
+        if d.kinds == "act":
+            op = self.game.codes[d.code].ops[d.op]
+            for key, lbl, reason in self.action_options(op.actions, player):
+                if lbl == label and reason is not None:
+                    return reason
+        hint = did_you_mean(label, labels)
+        shown = ", ".join(labels[:12]) + (" …" if len(labels) > 12 else "")
+        return f"'{label}' is not an option now" + (f" ({hint})" if hint else "") + f"; options: {shown}"
+
+    def scores(self) -> list:
+        if self.final is not None:
+            return list(self.final[0])
+        return [self.game.score_of(self, p)[0] for p in self.seats]
+
+    def winners(self) -> list:
+        return list(self.final[1]) if self.final is not None else []
+
+    def view(self, player: int) -> dict:
+        return views.view(self, player)
+
+    def player_name(self, p) -> str:
+        return f"player {p + 1}" if p is not None else "nobody"
+
+    def log_lines(self, player: Optional[int] = None) -> list:
+        out = []
+        for e in self.log:
+            t = e.text_for(player)
+            if t is not None:
+                out.append(t)
+        return out
+
+    # ---------------------------------------------------------------- the run loop
+    def run(self) -> None:
+        codes = self.game.codes
+        stack = self.stack
+        while self.decision is None and not self.over:
+            if not stack:
+                self.finish()
+                return
+            f = stack[-1]
+            code = codes[f.code]
+            if f.pc >= len(code.ops):
+                if code.loop is not None and self._guard(loop_again, f, code, code.span):
+                    continue
+                stack.pop()
+                if type(f.data) is tuple and f.data and f.data[0] == "action":
+                    self._flush_after()
+                continue
+            op = code.ops[f.pc]
+            f.pc += 1
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise WishRuntimeError(f"the game ran {MAX_STEPS} steps without ending", op.span, state=self)
+            self._guard(op.run, f, None, op.span, single=True)
+
+    def _guard(self, fn, a, b, span, single=False):
+        """Run an op; a user's game mistake becomes a WishRuntimeError naming the statement."""
+        try:
+            return fn(self, a) if single else fn(self, a, b)
+        except WishError as err:
+            if isinstance(err, WishRuntimeError) and err.state is None:
+                err.state = self
+            raise
+        except (TypeError, IndexError, KeyError, ValueError) as err:
+            raise WishRuntimeError(f"this statement failed: {type(err).__name__}: {err} "
+                                   "(is a value 'none' where a player or card is needed?)", span, state=self) from None
+
+    def push(self, code: int, env: dict, data, depth: int, span) -> None:
+        if len(self.stack) >= MAX_STACK:
+            raise WishRuntimeError(f"effects are nested more than {MAX_STACK} deep (a procedure that calls itself?)",
+                                   span, state=self)
+        self.stack.append(Frame(code, env, data, depth))
+
+    def finish(self) -> None:
+        self.over = True
+        self.stack.clear()
+        self.decision = None
+        self.after.clear()
+        self.final = self.game.final_result(self)
+        sc, win = self.final
+        parts = ", ".join(f"{self.player_name(p)} {s}" for p, s in enumerate(sc))
+        self.write_log(f"Game over. Scores: {parts}.")
+        if win:
+            self.write_log("Winner: " + " and ".join(self.player_name(p) for p in win) + ".")
+        else:
+            self.write_log("Nobody wins.")
+
+    def end_game(self) -> None:
+        self.write_log("The game ends.")
+        self.finish()
+
+    # ---------------------------------------------------------------- events and triggers
+    def emit(self, key, args: tuple) -> None:
+        trigs = self.game.triggers.get(key)
+        if not trigs:
+            return
+        fired = []
+        for t in trigs:
+            for env in self._trigger_envs(t):
+                for name, v in zip(t.binders, args):
+                    env[name] = v
+                if t.cond is None or t.cond(self, env):
+                    fired.append((t, env))
+        if not fired:
+            return
+        depth = (self.stack[-1].depth if self.stack else 0) + 1
+        if depth > MAX_CHAIN:
+            raise WishRuntimeError(self._chain_message(fired[0][0]), fired[0][0].span, state=self)
+        in_action = any(type(f.data) is tuple and f.data and f.data[0] == "action" for f in self.stack)
+        now = []
+        for t, env in fired:
+            if t.after and in_action:
+                self.after.append((t.index, env, depth))
+            else:
+                now.append((t, env))
+        for t, env in reversed(now):
+            self.push(t.code, env, ("trigger", t.index), depth, t.span)
+
+    def _trigger_envs(self, t):
+        if t.source is None:
+            return [{}]
+        out = []
+        active = self.lay.active[t.kind]
+        for c in self.game.instances_of[t.source]:
+            slot = self.where[c]
+            if slot in active:
+                out.append({"you": self.lay.slot_owner[slot], "self": c})
+        return out
+
+    def _chain_message(self, last) -> str:
+        names = [self.game.trigger_defs[f.data[1]].describe() for f in self.stack
+                 if type(f.data) is tuple and f.data and f.data[0] == "trigger"]
+        names.append(last.describe())
+        shown = names[:3] + ["…"] + names[-3:] if len(names) > 8 else names
+        return f"a chain of triggers did not end after {MAX_CHAIN} steps: " + " → ".join(shown)
+
+    def _flush_after(self) -> None:
+        if not self.after or any(type(f.data) is tuple and f.data and f.data[0] == "action" for f in self.stack):
+            return
+        pending, self.after = self.after, []
+        for index, env, depth in reversed(pending):
+            t = self.game.trigger_defs[index]
+            self.push(t.code, env, ("trigger", index), depth, t.span)
+
+    # ---------------------------------------------------------------- places (variables)
+    def param(self, i: int, player):
+        return self.game.param_value(self, i, player)
+
+    def pzone_slot(self, j: int, player: int) -> int:
+        return self.lay.pzone_base + j * self.n + player
+
+    def read_place(self, place, env):
+        kind, idx, who = place
+        if kind == "local":
+            return env[idx]
+        if kind == "gvar":
+            return self.gvars[idx]
+        return self.pvars[who(self, env)][idx]
+
+    def write_place(self, place, env, value, span) -> None:
+        kind, idx, who = place
+        if kind == "local":
+            env[idx] = value
+            return
+        if kind == "gvar":
+            v = self.game.gvars[idx]
+            old = self.gvars[idx]
+            self._check_min(v, value, span)
+            self.gvars[idx] = value
+            if old != value:
+                if v.logged:
+                    self.write_log(f"{v.name}: {self.render(old, v.ty)} → {self.render(value, v.ty)}")
+                self.emit(("changed", v.name), (old, value))
+            return
+        p = who(self, env)
+        v = self.game.pvars[idx]
+        old = self.pvars[p][idx]
+        self._check_min(v, value, span)
+        self.pvars[p][idx] = value
+        if old != value:
+            if v.logged:
+                self.write_log(f"{self.player_name(p)} {v.name}: {self.render(old, v.ty)} → {self.render(value, v.ty)}")
+            self.emit(("changed", v.name), (p, old, value))
+
+    def _check_min(self, v, value, span) -> None:
+        if v.minimum is not None and value is not None and value < v.minimum:
+            raise WishRuntimeError(f"'{v.name}' would fall to {value}, below its minimum {v.minimum}", span,
+                                   state=self)
+
+    # ---------------------------------------------------------------- cards
+    def _enter(self, c: int, slot: int, facing) -> None:
+        """A card arrives in a zone: its facing and who knows it follow the zone's visibility."""
+        vis = self.lay.slot_vis[slot]
+        if facing == "up" or vis == "public":
+            self.face[c] = True
+            self.known[c] = self.all_mask
+        else:
+            self.face[c] = False
+            if vis == "owner":
+                self.known[c] |= 1 << self.lay.slot_owner[slot]
+
+    def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
+        if not cards:
+            return
+        moved = []
+        for c in cards:
+            src = self.where[c]
+            self.zones[src].remove(c)
+            moved.append((c, src))
+        zone = self.zones[dest]
+        if place == "top":
+            zone[0:0] = cards
+        else:
+            zone.extend(cards)
+        for c in cards:
+            self.where[c] = dest
+            self._enter(c, dest, facing)
+        limit = self.lay.slot_limit[dest]
+        if limit is not None and len(zone) > limit(self, {}):
+            raise WishRuntimeError(f"{self.lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
+                                   span, state=self)
+        srcs = {s for _, s in moved}
+        src_name = self.lay.slot_names[moved[0][1]] if len(srcs) == 1 else "several places"
+        self.log_cards(cards, f"from {src_name} to {self.lay.slot_names[dest]}", "{cards} move {rest}")
+        for c, src in moved:
+            self.emit(("moved",), (c, src, dest))
+
+    def shuffle(self, slot: int) -> None:
+        self.rng.shuffle(self.zones[slot])
+        vis = self.lay.slot_vis[slot]
+        keep = self.all_mask if vis == "public" else (1 << self.lay.slot_owner[slot]) if vis == "owner" else 0
+        for c in self.zones[slot]:
+            if not self.face[c]:
+                self.known[c] &= keep
+        self.write_log(f"{self.lay.slot_names[slot]} is shuffled")
+
+    def peek(self, cards: tuple, who: int) -> None:
+        for c in cards:
+            self.known[c] |= 1 << who
+        if cards:
+            self.log_cards(cards, self.player_name(who), "{rest} looks at {cards}", only=1 << who)
+
+    def reveal(self, cards: tuple) -> None:
+        for c in cards:
+            self.known[c] = self.all_mask
+        if cards:
+            self.log_cards(cards, "", "revealed: {cards}")
+
+    def turn(self, cards: tuple, up: bool) -> None:
+        for c in cards:
+            self.face[c] = up
+            if up:
+                self.known[c] = self.all_mask
+        if cards:
+            self.log_cards(cards, "up" if up else "down", "{cards} turned face {rest}")
+
+    def swap(self, a: int, b: int, span) -> None:
+        za, zb = self.where[a], self.where[b]
+        ia, ib = self.zones[za].index(a), self.zones[zb].index(b)
+        self.zones[za][ia], self.zones[zb][ib] = b, a
+        self.where[a], self.where[b] = zb, za
+        self._enter(a, zb, None)
+        self._enter(b, za, None)
+        self.log_cards((a, b), "", "{cards} swap places")
+        self.emit(("moved",), (a, za, zb))
+        self.emit(("moved",), (b, zb, za))
+
+    def random_pick(self, items: tuple):
+        return items[self.rng.below(len(items))]
+
+    # ---------------------------------------------------------------- decisions and actions
+    def option_labels(self, values: tuple, ty, who: int, verb: str) -> tuple:
+        return views.option_labels(self, values, ty, who, verb)
+
+    def action_options(self, names: list, who: int) -> list:
+        """Every instance of the named actions for `who`: (key, label, reason or None if legal)."""
+        out = []
+        for name in names:
+            a = self.game.actions[name]
+            for values in self._action_params(a, who):
+                env = {"you": who, **dict(zip(a.param_names, values))}
+                reason = None
+                for cond, message in a.requires:
+                    if not cond(self, env):
+                        reason = message
+                        break
+                label = " ".join([name] + [views.label_of(self, v, t, who) for v, t in zip(values, a.param_types)])
+                out.append(((name, values), label, reason))
+                if len(out) > MAX_ACTION_OPTIONS:
+                    raise WishRuntimeError(f"action '{name}' has more than {MAX_ACTION_OPTIONS} options", a.span)
+        return _dedupe_labels(out)
+
+    def _action_params(self, a, who):
+        if not a.param_names:
+            yield ()
+            return
+        env = {"you": who}
+
+        def rec(i, acc):
+            if i == len(a.param_names):
+                yield tuple(acc)
+                return
+            local = dict(env, **dict(zip(a.param_names, acc)))
+            for v in a.domains[i](self, local):
+                yield from rec(i + 1, acc + [v])
+        yield from rec(0, [])
+
+    def start_action(self, key, who: int, depth: int, span) -> None:
+        name, values = key
+        a = self.game.actions[name]
+        env = {"you": who, **dict(zip(a.param_names, values))}
+        label = " ".join([name] + [views.label_of(self, v, t, who) for v, t in zip(values, a.param_types)])
+        self.write_log(f"{self.player_name(who)}: {label}")
+        self.push(a.code, env, ("action", name), depth, span)
+
+    def resolve_instant(self, card: int, depth: int, span) -> None:
+        d = self.game.card_def_of[card]
+        code = self.game.instants.get(d)
+        if code is None:
+            return
+        slot = self.where[card]
+        env = {"you": self.lay.slot_owner[slot], "self": card}
+        self.push(code, env, None, depth, span)
+
+    # ---------------------------------------------------------------- the log
+    def write_log(self, text: str, mask: int = -1, masked: Optional[str] = None) -> None:
+        self.log.append(LogEntry(text, mask, masked))
+
+    def render(self, value, ty, viewer: Optional[int] = None) -> str:
+        return views.render(self, value, ty, viewer)
+
+    def log_values(self, parts) -> None:
+        views.log_values(self, parts)
+
+    def log_cards(self, cards, rest: str, pattern: str, only: Optional[int] = None) -> None:
+        views.log_cards(self, cards, rest, pattern, only)
+
+    def log_choice(self, who: int, value, ty, verb: str) -> None:
+        views.log_choice(self, who, value, ty, verb)
+
+
+def _dedupe_labels(options: list) -> list:
+    seen: dict = {}
+    out = []
+    for key, label, reason in options:
+        k = seen.get(label, 0) + 1
+        seen[label] = k
+        out.append((key, label if k == 1 else f"{label} ({k})", reason))
+    return out
+
+
+__all__ = ["Action", "State"]

@@ -1,0 +1,387 @@
+"""A compiled game: the tables the engine runs on, built once from a checked program; `load_game`."""
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl import check as C
+from dsl import types as T
+from dsl import variants as V
+from dsl.errors import WishError
+from dsl.parser import parse, parse_file
+
+from .compile import Compiler
+from .engine import State
+from .state import data_from_json
+
+
+@attrs.define
+class VarInfo:
+    name: str
+    ty: T.Type
+    init: object
+    minimum: Optional[int]
+    logged: bool
+
+
+@attrs.define
+class ParamInfo:
+    name: str
+    ty: T.Type
+    value: object
+    per_player: bool
+    statics: list = attrs.Factory(list)  # (card def, kind, op, closure)
+
+
+@attrs.define
+class ActionDef:
+    name: str
+    param_names: list
+    param_types: list
+    domains: list
+    requires: list
+    code: int
+    span: A.Span
+
+
+@attrs.define
+class TriggerDef:
+    index: int
+    source: Optional[int]  # card definition carrying it, None for a rule of the game
+    kind: Optional[str]
+    binders: list
+    cond: object
+    after: bool
+    order: int
+    code: int
+    span: A.Span
+    label: str
+
+    def describe(self) -> str:
+        return f"{self.label} (line {self.span.line})"
+
+
+@attrs.define
+class CardDef:
+    name: str
+    kind: str
+    fields: dict
+    reconstructed: Optional[str]
+
+
+@attrs.define
+class Layout:
+    """Where each zone's cards live for one player count: zone slots, their names, owners, visibility."""
+
+    slots: int
+    slot_names: list
+    slot_owner: list
+    slot_vis: list
+    slot_limit: list
+    pzone_base: int
+    active: dict
+
+
+class Game:
+    """A checked, compiled game. `new_state(players, seed)` starts one."""
+
+    def __init__(self, program: A.Program, decls: list, sym: C.Symbols, variant: Optional[str]):
+        self.program = program
+        self.sym = sym
+        self.variant = variant
+        self.path = program.path
+        g = sym.game
+        self.name = g.name
+        self.title = g.name + (f" ({variant})" if variant else "")
+        self.min_players, self.max_players = g.min_players, g.max_players
+        self.variants = V.variant_names(program)
+        digest = hashlib.sha256((program.source + "\0" + (variant or "")).encode()).hexdigest()[:16]
+        self.fingerprint = f"{g.name}/{variant or ''}/{digest}"
+        self.codes: list = []
+        self._layouts: dict = {}
+        self._build(decls)
+
+    # ---------------------------------------------------------------- building
+    def add_code(self, code) -> int:
+        self.codes.append(code)
+        return len(self.codes) - 1
+
+    def _build(self, decls) -> None:
+        sym = self.sym
+        self.enum_members = {name: tuple(m.name for m in e.members) for name, e in sym.enums.items()}
+        self.member_display = {m.name: (m.display or m.name) for e in sym.enums.values() for m in e.members}
+        self.member_order = {m: i for ms in self.enum_members.values() for i, m in enumerate(ms)}
+        self.member_index = self.member_order
+        shared = [z for z in sym.zones.values() if not z.per_player]
+        per_player = [z for z in sym.zones.values() if z.per_player]
+        self.shared_zones, self.player_zones = shared, per_player
+        self.zone_base = {z.name: i for i, z in enumerate(shared)}
+        self.pzone_index = {z.name: j for j, z in enumerate(per_player)}
+        gv = [v for v, _ in sym.vars.values() if not v.per_player]
+        pv = [v for v, _ in sym.vars.values() if v.per_player]
+        self.gvar_index = {v.name: i for i, v in enumerate(gv)}
+        self.pvar_index = {v.name: i for i, v in enumerate(pv)}
+        self.param_index = {name: i for i, name in enumerate(sym.params)}
+        comp = Compiler(self)
+        self._build_cards(comp)
+        self.gvars = [self._var(comp, v) for v in gv]
+        self.pvars = [self._var(comp, v) for v in pv]
+        self.params = [ParamInfo(p.name, t, comp.expr(p.value), p.per_player) for p, t in sym.params.values()]
+        self.functions: dict = {}
+        for name, (f, _, _) in sym.functions.items():
+            self.functions[name] = comp.expr(f.body)
+        self.procedures = {}
+        for name, (p, _) in sym.procedures.items():
+            self.procedures[name] = comp.block(p.body)
+            self.codes[self.procedures[name]].name = f"procedure {name}"
+        self.actions = {name: self._action(comp, a) for name, a in sym.actions.items()}
+        self.trigger_defs: list = []
+        self._trigger_keys: dict = {}
+        for t in sym.triggers:
+            self._trigger(comp, t, None, None, f"when {_pattern_text(t.event)}")
+        self.instants: dict = {}
+        for card, ab in sym.abilities.items():
+            kind = sym.cards[card]
+            if ab.instant is not None:
+                for d in self.defs_named[card]:
+                    self.instants[d] = comp.block(ab.instant.body)
+            for t in ab.triggers:
+                for d in self.defs_named[card]:
+                    self._trigger(comp, t, d, kind, f"\"{card}\": when {_pattern_text(t.event)}")
+            for s in ab.statics:
+                fn = comp.expr(s.value)
+                for d in self.defs_named[card]:
+                    self.params[self.param_index[s.name]].statics.append((d, kind, s.op, fn))
+        self.triggers: dict = {}
+        for t in sorted(self.trigger_defs, key=lambda t: (t.order, t.index)):
+            key = self._trigger_keys[t.index]
+            self.triggers.setdefault(key, []).append(t)
+        self.setup_code = comp.block(sym.setup.body) if sym.setup else None
+        self.play_code = comp.block(sym.play.body)
+        self.scoring = []
+        self.scoring_var = sym.scoring.var if sym.scoring else "p"
+        if sym.scoring:
+            self.scoring = [(s.form, s.label, comp.expr(s.expr)) for s in sym.scoring.steps]
+        self.zone_limits = {z.name: comp.expr(z.limit) for z in sym.zones.values() if z.limit is not None}
+
+    def _var(self, comp, v: A.Var) -> VarInfo:
+        ty = self.sym.vars[v.name][1]
+        minimum = None
+        if v.minimum is not None:
+            minimum = comp.expr(v.minimum)(None, {})
+        return VarInfo(v.name, ty, comp.expr(v.init), minimum, ty.kind not in ("text",))
+
+    def _action(self, comp, a: A.Action) -> ActionDef:
+        names, types, domains = [], [], []
+        for p in a.params:
+            names.append(p.name)
+            if p.domain is not None:
+                domains.append(comp.coll(p.domain))
+                types.append(p.domain.ty.element())
+            else:
+                t = T.from_ref(p.type, set(self.sym.enums), set(self.sym.kinds))
+                types.append(t)
+                if t.kind == "enum":
+                    vals = self.enum_members[t.name]
+                    domains.append(lambda st, env, vals=vals: vals)
+                elif t.kind == "player":
+                    domains.append(lambda st, env: st.seats)
+                else:
+                    domains.append(lambda st, env: (False, True))
+        requires = []
+        rest = []
+        for s in a.body.stmts:
+            if isinstance(s, A.Require) and not rest:
+                requires.append((comp.expr(s.cond), s.message))
+            else:
+                rest.append(s)
+        code = comp.block(A.Block(rest, span=a.body.span))
+        self.codes[code].name = f"action {a.name}"
+        return ActionDef(a.name, names, types, domains, requires, code, a.span)
+
+    def _trigger(self, comp, t: A.Trigger, source, kind, label) -> None:
+        ev = t.event
+        key = ("custom", ev.name) if ev.form == "custom" else ("changed", ev.name) if ev.form == "changed" else ("moved",)
+        index = len(self.trigger_defs)
+        cond = comp.expr(t.cond) if t.cond is not None else None
+        code = comp.block(t.body)
+        self.codes[code].name = label
+        self.trigger_defs.append(TriggerDef(index, source, kind, list(ev.binders), cond, t.after_action, t.order,
+                                            code, t.span, label))
+        self._trigger_keys[index] = key
+
+    def _build_cards(self, comp) -> None:
+        sym = self.sym
+        self.card_defs: list = []
+        self.defs_named: dict = {}
+        self.card_def_of: list = []
+        self.card_start: list = []
+        for cd in sym.card_decls:
+            kind = sym.kinds[cd.kind]
+            for row in cd.rows:
+                cells = dict(zip(cd.columns, row.cells))
+                fields = {}
+                for f in kind.fields:
+                    expr = cells.get(f.name, f.default)
+                    fields[f.name] = comp.expr(expr)(None, {})
+                name = cells["name"].value
+                count = cells["count"].value if "count" in cells else 1
+                rec = next((a.text or "reconstructed" for a in row.annots if a.name == "reconstructed"), None)
+                d = len(self.card_defs)
+                self.card_defs.append(CardDef(name, cd.kind, fields, rec))
+                self.defs_named.setdefault(name, []).append(d)
+                for _ in range(count):
+                    self.card_def_of.append(d)
+                    self.card_start.append(self.zone_base[cd.zone])
+        self.instances_of = [[] for _ in self.card_defs]
+        for c, d in enumerate(self.card_def_of):
+            self.instances_of[d].append(c)
+
+    # ---------------------------------------------------------------- layouts and values
+    def layout(self, n: int) -> Layout:
+        lay = self._layouts.get(n)
+        if lay is None:
+            names, owners, vis, limits = [], [], [], []
+            for z in self.shared_zones:
+                names.append(z.name)
+                owners.append(None)
+                vis.append(z.visibility)
+                limits.append(self.zone_limits.get(z.name))
+            base = len(names)
+            for z in self.player_zones:
+                for p in range(n):
+                    names.append(f"{z.name} of player {p + 1}")
+                    owners.append(p)
+                    vis.append(z.visibility)
+                    limits.append(self.zone_limits.get(z.name))
+            active = {}
+            for kname, k in self.sym.kinds.items():
+                slots = set()
+                for zname in k.active_in:
+                    if zname in self.zone_base:
+                        slots.add(self.zone_base[zname])
+                    elif zname in self.pzone_index:
+                        j = self.pzone_index[zname]
+                        slots.update(base + j * n + p for p in range(n))
+                active[kname] = frozenset(slots)
+            lay = self._layouts[n] = Layout(len(names), names, owners, vis, limits, base, active)
+        return lay
+
+    def card_name(self, c: int) -> str:
+        return self.card_defs[self.card_def_of[c]].name
+
+    def param_value(self, st, i: int, player):
+        p = self.params[i]
+        value = p.value(st, {"you": player})
+        for d, kind, op, fn in p.statics:
+            active = st.lay.active[kind]
+            for c in self.instances_of[d]:
+                slot = st.where[c]
+                if slot in active:
+                    owner = st.lay.slot_owner[slot]
+                    if p.per_player and owner != player:
+                        continue
+                    v = fn(st, {"you": owner, "self": c})
+                    value = v if op == "=" else value + v if op == "+=" else value - v
+        return value
+
+    def score_of(self, st, p: int):
+        env = {self.scoring_var: p}
+        total, breaks, lost = 0, [], False
+        for form, _, fn in self.scoring:
+            if form == "score":
+                total += fn(st, env)
+            elif form == "tiebreak":
+                breaks.append(fn(st, env))
+            elif fn(st, env):
+                lost = True
+        return total, tuple(breaks), lost
+
+    def final_result(self, st):
+        rows = [self.score_of(st, p) for p in st.seats]
+        scores = tuple(r[0] for r in rows)
+        alive = [p for p in st.seats if not rows[p][2]]
+        if not alive:
+            return scores, ()
+        best = max((rows[p][0], rows[p][1]) for p in alive)
+        return scores, tuple(p for p in alive if (rows[p][0], rows[p][1]) == best)
+
+    # ---------------------------------------------------------------- the public API
+    def new_state(self, players: int, seed: int = 0) -> State:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise WishError(f"{self.name} is played by {self.min_players} to {self.max_players} players, "
+                            f"not {players}")
+        return State.fresh(self, players, int(seed))
+
+    def state_from_json(self, text: str) -> State:
+        try:
+            doc = json.loads(text)
+        except (ValueError, TypeError) as err:
+            raise WishError(f"this is not a saved game: {err}") from None
+        if not isinstance(doc, dict) or doc.get("format") != "wishdsl-state-1":
+            raise WishError("this is not a wishdsl saved game (unknown format)")
+        if doc.get("game") != self.fingerprint:
+            raise WishError(f"this saved game belongs to '{doc.get('game')}', not to '{self.fingerprint}' "
+                            "(another game, variant or version of the file)")
+        st = State.__new__(State)
+        st._bind(self, doc["n"])
+        try:
+            data_from_json(doc, st)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise WishError(f"the saved game is damaged: {type(err).__name__}: {err}") from None
+        return st
+
+
+def _pattern_text(ev: A.EventPattern) -> str:
+    if ev.form == "changed":
+        return f"{ev.name} changes"
+    if ev.form == "moved":
+        return "a card moves"
+    return ev.name
+
+
+def check_program(program: A.Program) -> C.Symbols:
+    """Check the base game and every variant; raise one WishCheckError with all problems."""
+    from dsl.errors import WishCheckError
+    diags, sym = [], None
+    for v in [None] + V.variant_names(program):
+        try:
+            s = C.check(V.resolve(program, v), program.path, {program.path: program.source})
+            if v is None:
+                sym = s
+        except WishCheckError as err:
+            diags.extend(d for d in err.diagnostics if d not in diags)
+    if diags:
+        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, {program.path: program.source})
+    return sym
+
+
+def compile_program(program: A.Program, variant: Optional[str] = None) -> Game:
+    decls = V.resolve(program, variant)
+    sym = C.check(decls, program.path, {program.path: program.source})
+    return Game(program, decls, sym, variant)
+
+
+def load_game(path: str, variant: Optional[str] = None) -> Game:
+    """Parse, check and compile a .wish file. Raises WishError with diagnostics."""
+    p = Path(path)
+    try:
+        stamp = p.stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    return _load(str(p), variant, stamp)
+
+
+@lru_cache(maxsize=32)
+def _load(path: str, variant: Optional[str], stamp: int) -> Game:
+    return compile_program(parse_file(path), variant)
+
+
+def load_source(text: str, path: str = "<string>", variant: Optional[str] = None) -> Game:
+    return compile_program(parse(text, path), variant)

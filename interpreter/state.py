@@ -1,0 +1,198 @@
+"""The game state as plain data: cheap `clone()`, exact JSON round trip, a seeded generator inside."""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+MASK64 = (1 << 64) - 1
+
+
+class Rng:
+    """SplitMix64: one integer of state, identical on every Python version and platform."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, seed: int):
+        self.s = seed & MASK64
+
+    def next64(self) -> int:
+        self.s = (self.s + 0x9E3779B97F4A7C15) & MASK64
+        z = self.s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection sampling (no modulo bias)."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            r = self.next64()
+            if r < limit:
+                return r % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Frame:
+    """One entry of the effect stack: which code block, how far it got, its local bindings."""
+
+    __slots__ = ("code", "pc", "env", "data", "depth")
+
+    def __init__(self, code: int, env: dict, data=None, depth: int = 0, pc: int = 0):
+        self.code = code
+        self.pc = pc
+        self.env = env
+        self.data = data
+        self.depth = depth
+
+
+class Decision:
+    """A pending decision: who decides, the options (values and labels), where the answer goes."""
+
+    __slots__ = ("players", "values", "labels", "prompt", "code", "op", "answers", "kinds")
+
+    def __init__(self, players, values, labels, prompt, code, op, answers=None, kinds=None):
+        self.players = players  # tuple of seats; several for a simultaneous decision
+        self.values = values  # per player: tuple of option values
+        self.labels = labels  # per player: tuple of labels
+        self.prompt = prompt
+        self.code = code
+        self.op = op
+        self.answers = answers if answers is not None else {}
+        self.kinds = kinds
+
+    def copy(self) -> "Decision":
+        return Decision(self.players, self.values, self.labels, self.prompt, self.code, self.op,
+                        dict(self.answers), self.kinds)
+
+
+class LogEntry:
+    """One line of the game log. Players in `mask` read `text`; the others read `masked`."""
+
+    __slots__ = ("text", "mask", "masked")
+
+    def __init__(self, text: str, mask: int = -1, masked: Optional[str] = None):
+        self.text = text
+        self.mask = mask
+        self.masked = masked
+
+    def text_for(self, player: Optional[int]) -> Optional[str]:
+        if player is None or self.mask == -1 or (self.mask >> player) & 1:
+            return self.text
+        return self.masked
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+class StateData:
+    """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
+
+    __slots__ = (
+        "n", "seed", "rng", "gvars", "pvars", "zones", "where", "face", "known", "stack", "decision",
+        "log", "observations", "over", "after", "steps", "decisions", "final",
+    )
+
+
+def _tuplify(v):
+    if isinstance(v, list):
+        return tuple(_tuplify(x) for x in v)
+    return v
+
+
+def _listify(v):
+    if isinstance(v, tuple):
+        return [_listify(x) for x in v]
+    return v
+
+
+def clone_data(src, dst) -> None:
+    """Copy every mutable part of `src` into the fresh object `dst` (explicit, never deepcopy)."""
+    dst.n = src.n
+    dst.seed = src.seed
+    dst.rng = Rng(src.rng.s)
+    dst.gvars = src.gvars[:]
+    dst.pvars = [row[:] for row in src.pvars]
+    dst.zones = [z[:] for z in src.zones]
+    dst.where = src.where[:]
+    dst.face = src.face[:]
+    dst.known = src.known[:]
+    memo: dict = {}
+    stack = []
+    for f in src.stack:
+        env = memo.get(id(f.env))
+        if env is None:
+            env = memo[id(f.env)] = f.env.copy()
+        stack.append(Frame(f.code, env, f.data, f.depth, f.pc))
+    dst.stack = stack
+    dst.decision = src.decision.copy() if src.decision is not None else None
+    dst.log = src.log[:]  # entries are never changed once written
+    dst.observations = src.observations[:]
+    dst.over = src.over
+    dst.after = [(t, memo.get(id(env)) or env.copy(), d) for t, env, d in src.after]
+    dst.steps = src.steps
+    dst.decisions = src.decisions
+    dst.final = src.final
+
+
+def data_to_json(s, fingerprint: str) -> str:
+    envs: list = []
+    index: dict = {}
+
+    def env_ref(env):
+        k = id(env)
+        if k not in index:
+            index[k] = len(envs)
+            envs.append({name: _listify(v) for name, v in env.items()})
+        return index[k]
+
+    stack = [[f.code, f.pc, env_ref(f.env), _listify(f.data), f.depth] for f in s.stack]
+    after = [[t, env_ref(env), d] for t, env, d in s.after]
+    d = s.decision
+    decision = None
+    if d is not None:
+        decision = {
+            "players": list(d.players), "values": _listify(d.values), "labels": _listify(d.labels),
+            "prompt": d.prompt, "code": d.code, "op": d.op,
+            "answers": [[p, _listify(v)] for p, v in sorted(d.answers.items())], "kinds": _listify(d.kinds),
+        }
+    doc = {
+        "format": "wishdsl-state-1", "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
+        "gvars": _listify(tuple(s.gvars)), "pvars": _listify(tuple(tuple(r) for r in s.pvars)),
+        "zones": s.zones, "where": s.where, "face": s.face, "known": s.known,
+        "stack": stack, "envs": envs, "after": after, "decision": decision,
+        "log": [[e.text, e.mask, e.masked] for e in s.log],
+        "observations": _listify(tuple(s.observations)),
+        "over": s.over, "steps": s.steps, "decisions": s.decisions, "final": _listify(s.final),
+    }
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
+def data_from_json(doc: dict, s) -> None:
+    """Fill `s` from a parsed JSON document (already checked for format and game)."""
+    s.n = doc["n"]
+    s.seed = doc["seed"]
+    s.rng = Rng(int(doc["rng"]))
+    s.gvars = [_tuplify(v) for v in doc["gvars"]]
+    s.pvars = [[_tuplify(v) for v in row] for row in doc["pvars"]]
+    s.zones = [list(z) for z in doc["zones"]]
+    s.where = list(doc["where"])
+    s.face = list(doc["face"])
+    s.known = list(doc["known"])
+    envs = [{k: _tuplify(v) for k, v in e.items()} for e in doc["envs"]]
+    s.stack = [Frame(code, envs[env], _tuplify(data), depth, pc) for code, pc, env, data, depth in doc["stack"]]
+    s.after = [(t, envs[env], d) for t, env, d in doc["after"]]
+    d = doc["decision"]
+    s.decision = None
+    if d is not None:
+        s.decision = Decision(tuple(d["players"]), _tuplify(d["values"]), _tuplify(d["labels"]), d["prompt"],
+                              d["code"], d["op"], {p: _tuplify(v) for p, v in d["answers"]}, _tuplify(d["kinds"]))
+    s.log = [LogEntry(t, m, x) for t, m, x in doc["log"]]
+    s.observations = [_tuplify(o) for o in doc["observations"]]
+    s.over = doc["over"]
+    s.steps = doc["steps"]
+    s.decisions = doc["decisions"]
+    s.final = _tuplify(doc["final"])
