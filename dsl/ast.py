@@ -159,6 +159,15 @@ class Assign(Stmt):
 
 
 @attrs.define(eq=False)
+class Transfer(Stmt):
+    """`transfer AMOUNT from PLACE to PLACE`: both change before anyone reacts to either change."""
+
+    amount: Expr
+    source: Expr
+    dest: Expr
+
+
+@attrs.define(eq=False)
 class ExprStmt(Stmt):
     expr: Expr
 
@@ -533,6 +542,18 @@ class Remove(Decl):
     @property
     def key(self) -> str:
         return f"remove {self.name}"
+
+
+@attrs.define(eq=False)
+class Invariant(Decl):
+    """`invariant "name" COND`: a property that must hold after every step of every game."""
+
+    name: str
+    cond: Expr
+
+    @property
+    def key(self) -> str:
+        return f"invariant {self.name}"
 
 
 @attrs.define(eq=False)

@@ -57,6 +57,7 @@ class Symbols:
     play: Optional[A.Play] = None
     scoring: Optional[A.Scoring] = None
     variants: dict = attrs.Factory(dict)
+    invariants: list = attrs.Factory(list)
 
 
 @attrs.define
@@ -120,6 +121,11 @@ class Checker:
                 continue
             if isinstance(d, A.Trigger):
                 s.triggers.append(d)
+                continue
+            if isinstance(d, A.Invariant):
+                if any(i.name == d.name for i in s.invariants):
+                    self.error(d, f"invariant \"{d.name}\" is declared twice")
+                s.invariants.append(d)
                 continue
             if isinstance(d, A.Abilities):
                 if d.card in s.abilities:
@@ -293,6 +299,8 @@ class Checker:
             self.check_trigger(t, Scope())
         for card, ab in s.abilities.items():
             self.check_abilities(ab)
+        for inv in s.invariants:
+            self.expect(inv.cond, T.BOOL, Scope(pure=True), "an invariant")
         if s.scoring:
             sc = Scope(pure=True, locals={s.scoring.var: T.PLAYER})
             for step in s.scoring.steps:
@@ -413,6 +421,15 @@ class Checker:
         elif not T.assignable(vt, tt.plain()):
             self.error(st.value, f"expected {tt}, found {vt}")
 
+    def s_Transfer(self, st: A.Transfer, sc):
+        at = self.expr(st.amount, sc)
+        if at.kind not in ("int", "bag", "any"):
+            self.error(st.amount, f"'transfer' moves a number or a bag, found {at}")
+        for place in (st.source, st.dest):
+            pt = self.target(place, sc)
+            if not T.assignable(at, pt.plain()):
+                self.error(place, f"cannot transfer {at} to or from a place that holds {pt}")
+
     def target(self, e: A.Expr, sc: Scope) -> T.Type:
         """Type of an assignable place; reports what cannot be assigned."""
         if isinstance(e, A.Name):
@@ -437,6 +454,10 @@ class Checker:
                 e.ref = ("pvar", e.name)
                 return self.sym.vars[e.name][1]
             if ot.kind == "any":
+                return T.ANY
+            pvars = [n for n, (v, _) in self.sym.vars.items() if v.per_player]
+            if ot.kind == "player" and e.name not in self.sym.params and e.name not in self.sym.zones:
+                self.unknown(e, "player variable", e.name, pvars)
                 return T.ANY
             self.error(e, f"'{e.name}' of a {ot} cannot be assigned", "only variables ('var') change")
             return T.ANY
@@ -905,6 +926,8 @@ class Checker:
             return a if a.kind == "bag" else b
         if op == "+" and a.kind in ("list", "zone") and b.kind in ("list", "zone"):
             return T.list_of(a.element())
+        if op == "+" and a.kind == "text" and b.kind == "text":
+            return T.TEXT
         for side, t in ((e.left, a), (e.right, b)):
             if not T.assignable(t, T.INT):
                 self.error(side, f"'{op}' needs numbers, found {t}")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -88,26 +89,39 @@ def _describe_found(tok) -> str:
 
 _DECL_STARTS = {
     "GAME", "ENUM", "CARD", "CARDS", "ZONE", "VAR", "PARAM", "EVENT", "FUNCTION", "PROCEDURE", "ACTION",
-    "ABILITIES", "WHEN", "SETUP", "PLAY", "SCORING", "VARIANT", "REMOVE", "OWNER", "AT", "DOC",
+    "ABILITIES", "WHEN", "SETUP", "PLAY", "SCORING", "VARIANT", "REMOVE", "OWNER", "AT", "DOC", "INVARIANT",
 }
 _STMT_STARTS = {
     "LET", "IF", "FOR", "REPEAT", "WHILE", "MOVE", "SHUFFLE", "PEEK", "REVEAL", "TURN", "SWAP", "ANNOUNCE",
-    "LOG", "CHOOSE", "SIMULTANEOUSLY", "ACT", "RESOLVE", "EMIT", "REQUIRE", "END",
+    "LOG", "CHOOSE", "SIMULTANEOUSLY", "ACT", "RESOLVE", "EMIT", "REQUIRE", "END", "TRANSFER",
 }
 
 
+_EXPR_STARTS = {"LPAR", "MINUS", "LSQB", "LBRACE", "BOTTOM", "FALSE", "NONE", "TOP", "TRUE", "NAME", "INT",
+                "STRING", "IF", "NOT"}
+_OPERATORS = {"MUL_OP", "ADD_OP", "DOT", "AND", "OR", "IN", "NOT", "COMP_OP"}
+
+
 def _expected_phrase(expected: set) -> str:
+    """Say what the grammar wanted, in words: groups of tokens become 'an expression', 'an operator'."""
     expected = {e for e in expected if e not in ("WS", "COMMENT")}
     if not expected:
         return "something else"
-    if expected >= _DECL_STARTS - {"DOC"} and len(expected) > 10:
-        return "a declaration (game, enum, card, cards, zone, var, param, procedure, action, when, setup, play, scoring, variant …)"
+    if len(expected & _DECL_STARTS) > 10:
+        return "a declaration (game, enum, card, cards, zone, var, param, procedure, action, when, setup, play, …)"
+    words = []
     if len(expected & _STMT_STARTS) > 8:
-        rest = sorted(_word(e) for e in expected - _STMT_STARTS if e not in ("NAME",))
-        return "a statement (let, if, for, move, choose, …)" + (" or " + ", ".join(rest) if rest else "")
-    words = sorted({_word(e) for e in expected})
-    if len(words) > 8:
-        words = words[:8] + ["…"]
+        words.append("a statement (let, if, for, move, choose, …)")
+        expected -= _STMT_STARTS | {"NAME", "SEMICOLON"}
+    if len(expected & _EXPR_STARTS) >= 5:
+        words.append("an expression")
+        expected -= _EXPR_STARTS
+    if len(expected & _OPERATORS) >= 3:
+        words.append("an operator")
+        expected -= _OPERATORS | {"LPAR", "LSQB"}
+    words += sorted({_word(e) for e in expected})
+    if len(words) > 7:
+        words = words[:7] + ["…"]
     if len(words) == 1:
         return words[0]
     return ", ".join(words[:-1]) + " or " + words[-1]
@@ -121,7 +135,13 @@ def _syntax_diagnostic(err: UnexpectedInput, path: str) -> Diagnostic:
         found = _describe_found(tok)
         if tok.type == "$END":
             line, col = err.line if err.line > 0 else line, err.column if err.column > 0 else col
-        msg = f"expected {_expected_phrase(set(err.expected))}, found {found}"
+        expected = set(err.expected)
+        try:
+            expected = set(err.interactive_parser.accepts()) or expected
+        except Exception:  # noqa: BLE001 - fall back to Lark's own (wider) set
+            pass
+        err.expected = expected
+        msg = f"expected {_expected_phrase(expected)}, found {found}"
         end = col + max(1, len(str(tok))) if tok.type != "$END" else col + 1
         hint = _hint_for(err)
         return Diagnostic(A.Span(path, max(line, 1), max(col, 1), max(line, 1), end), msg, hint)
@@ -156,6 +176,8 @@ def _hint_for(err: UnexpectedToken) -> Optional[str]:
         return "write 'else if'"
     if tok.type == "NAME" and str(tok) in ("def", "fn", "func"):
         return "declare a 'procedure' (effects) or a 'function' (a value)"
+    if "NAME" in exp and len(exp) <= 3 and tok.type not in ("NAME", "$END") and str(tok).isidentifier():
+        return f"'{tok}' is a keyword of the language and cannot be used as a name"
     if "RBRACE" in exp and tok.type in _DECL_STARTS:
         return "the block before this line may be missing its '}'"
     return None
@@ -390,6 +412,9 @@ class ToAst(Transformer):
     def variant_decl(self, meta, name, *decls):
         return A.Variant(_unquote(name), list(decls), span=self._span(meta))
 
+    def invariant_decl(self, meta, name, cond):
+        return A.Invariant(_unquote(name), cond, span=self._span(meta))
+
     def remove_decl(self, meta, name):
         return A.Remove(str(name), span=self._span(meta))
 
@@ -405,6 +430,9 @@ class ToAst(Transformer):
 
     def assign_stmt(self, meta, target, op, value):
         return A.Assign(target, str(op), value, span=self._span(meta))
+
+    def transfer_stmt(self, meta, amount, source, dest):
+        return A.Transfer(amount, source, dest, span=self._span(meta))
 
     def expr_stmt(self, meta, expr):
         return A.ExprStmt(expr, span=self._span(meta))
@@ -580,27 +608,56 @@ class _SyntaxProblem(Exception):
         self.message = message
 
 
+_DECL_LINE = re.compile(
+    r"^(game|enum|card|cards|player|zone|var|param|event|function|procedure|action|abilities|when|setup|play|"
+    r"scoring|variant|remove|invariant|@|\"\"\")(\b|\s|$|\")"
+)
+
+
+def _decl_starts(lines: list) -> list:
+    """Line indexes (0-based) where a top-level declaration starts, outside doc strings."""
+    starts, in_doc = [], False
+    for i, line in enumerate(lines):
+        if not in_doc and _DECL_LINE.match(line):
+            starts.append(i)
+        if line.count('"""') % 2 == 1:
+            in_doc = not in_doc
+    return starts
+
+
+def _first_error(text: str, path: str):
+    try:
+        return grammar_parser().parse(text), None
+    except UnexpectedInput as err:
+        return None, _syntax_diagnostic(err, path)
+    except RecursionError:
+        return None, Diagnostic(A.Span(path, 1, 1, 1, 2), "the file is nested too deeply to read")
+
+
+def _parse_tree(text: str, path: str):
+    """Parse; on an error, blank out the broken declaration and go on, to report every broken one."""
+    diags: list = []
+    lines = text.split("\n")
+    while True:
+        tree, diag = _first_error("\n".join(lines), path)
+        if diag is None:
+            return tree, diags
+        diags.append(diag)
+        starts = _decl_starts(lines)
+        err = diag.span.line - 1
+        at_start = err in starts and diag.span.col == 1
+        before = [i for i in starts if i < err or (i == err and not at_start)]
+        after = [i for i in starts if i > err or (i == err and at_start)]
+        if not after or len(diags) >= MAX_SYNTAX_ERRORS:
+            return None, diags
+        first = before[-1] if before else err
+        for i in range(first, after[0]):
+            lines[i] = ""
+
+
 def parse(text: str, path: str = "<string>") -> A.Program:
     """Parse a whole file. Raises WishSyntaxError listing every syntax error found."""
-    diags: list = []
-
-    def on_error(err: UnexpectedInput) -> bool:
-        d = _syntax_diagnostic(err, path)
-        if not diags or d.span.line != diags[-1].span.line:
-            diags.append(d)
-        return len(diags) < MAX_SYNTAX_ERRORS
-
-    parser = grammar_parser()
-    try:
-        tree = parser.parse(text, on_error=on_error)
-    except UnexpectedInput as err:
-        d = _syntax_diagnostic(err, path)
-        if not diags or d.span.line != diags[-1].span.line:
-            diags.append(d)
-        tree = None
-    except RecursionError:
-        diags.append(Diagnostic(A.Span(path, 1, 1, 1, 2), "the file is nested too deeply to read"))
-        tree = None
+    tree, diags = _parse_tree(text, path)
     if diags or tree is None:
         raise WishSyntaxError(f"{len(diags)} syntax error(s) in {path}", diags, {path: text})
     try:

@@ -3,6 +3,8 @@ statements become op objects (interpreter/effects.py) in numbered code blocks th
 Nothing from a file is ever passed to eval or exec."""
 from __future__ import annotations
 
+import operator
+
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import WishRuntimeError
@@ -288,7 +290,6 @@ class Compiler:
                     fail(span, "division by zero")
                 return a(st, env) % d
             return mod
-        import operator
         fn = {"+": operator.add, "-": operator.sub, "*": operator.mul, "==": operator.eq, "!=": operator.ne,
               "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
         return lambda st, env: fn(a(st, env), b(st, env))
@@ -323,6 +324,10 @@ class Compiler:
 
     def s_Assign(self, s: A.Assign):
         return E.Assign(s.span, self.place(s.target), s.op, self.expr(s.value), s.target.ty)
+
+    def s_Transfer(self, s: A.Transfer):
+        bag = s.amount.ty.kind == "bag"
+        return E.TransferOp(s.span, self.expr(s.amount), self.place(s.source), self.place(s.dest), bag)
 
     def place(self, t: A.Expr):
         """(kind, index, player closure) of an assignable place."""

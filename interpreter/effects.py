@@ -69,6 +69,29 @@ class Assign(Op):
         st.write_place(self.place, env, v, self.span)
 
 
+class TransferOp(Op):
+    """Take an amount from one place and add it to another; events fire only once both have changed."""
+
+    __slots__ = ("amount", "source", "dest", "bag")
+
+    def __init__(self, span, amount, source, dest, bag):
+        super().__init__(span)
+        self.amount, self.source, self.dest, self.bag = amount, source, dest, bag
+
+    def run(self, st, frame):
+        env = frame.env
+        n = self.amount(st, env)
+        old_src, old_dst = st.read_place(self.source, env), st.read_place(self.dest, env)
+        if self.bag:
+            new_src = tuple(a - b for a, b in zip(old_src, n))
+            new_dst = tuple(a + b for a, b in zip(old_dst, n))
+            if any(x < 0 for x in new_src):
+                raise WishRuntimeError("a bag would hold a negative amount", self.span)
+        else:
+            new_src, new_dst = old_src - n, old_dst + n
+        st.write_places(((self.source, new_src), (self.dest, new_dst)), env, self.span)
+
+
 class CallProc(Op):
     __slots__ = ("name", "params", "args")
 

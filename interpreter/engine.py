@@ -162,6 +162,16 @@ class State(StateData):
     def view(self, player: int) -> dict:
         return views.view(self, player)
 
+    def broken_invariants(self) -> list:
+        """Names of the game's declared invariants that do not hold now, and broken engine invariants."""
+        out = [name for name, cond in self.game.invariants if not cond(self, {})]
+        for slot, cards in enumerate(self.zones):
+            if any(self.where[c] != slot for c in cards):
+                out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
+        if sorted(c for z in self.zones for c in z) != list(range(len(self.where))):
+            out.append("a card is lost or in two places")
+        return out
+
     def player_name(self, p) -> str:
         return f"player {p + 1}" if p is not None else "nobody"
 
@@ -275,8 +285,9 @@ class State(StateData):
         names = [self.game.trigger_defs[f.data[1]].describe() for f in self.stack
                  if type(f.data) is tuple and f.data and f.data[0] == "trigger"]
         names.append(last.describe())
-        shown = names[:3] + ["…"] + names[-3:] if len(names) > 8 else names
-        return f"a chain of triggers did not end after {MAX_CHAIN} steps: " + " → ".join(shown)
+        unique = list(dict.fromkeys(names))
+        return (f"a chain of triggers did not end after {MAX_CHAIN} steps; it keeps firing: "
+                + " → ".join(unique))
 
     def _flush_after(self) -> None:
         if not self.after or any(type(f.data) is tuple and f.data and f.data[0] == "action" for f in self.stack):
@@ -302,29 +313,32 @@ class State(StateData):
         return self.pvars[who(self, env)][idx]
 
     def write_place(self, place, env, value, span) -> None:
-        kind, idx, who = place
-        if kind == "local":
-            env[idx] = value
-            return
-        if kind == "gvar":
-            v = self.game.gvars[idx]
-            old = self.gvars[idx]
+        self.write_places(((place, value),), env, span)
+
+    def write_places(self, writes, env, span) -> None:
+        """Store several values at once; the changes are logged and their events fire after all are stored."""
+        changes = []
+        for place, value in writes:
+            kind, idx, who = place
+            if kind == "local":
+                env[idx] = value
+                continue
+            if kind == "gvar":
+                v, p, row = self.game.gvars[idx], None, self.gvars
+            else:
+                v, p = self.game.pvars[idx], who(self, env)
+                row = self.pvars[p]
             self._check_min(v, value, span)
-            self.gvars[idx] = value
+            old = row[idx]
+            row[idx] = value
             if old != value:
-                if v.logged:
-                    self.write_log(f"{v.name}: {self.render(old, v.ty)} → {self.render(value, v.ty)}")
-                self.emit(("changed", v.name), (old, value))
-            return
-        p = who(self, env)
-        v = self.game.pvars[idx]
-        old = self.pvars[p][idx]
-        self._check_min(v, value, span)
-        self.pvars[p][idx] = value
-        if old != value:
+                changes.append((v, p, old, value))
+        for v, p, old, value in changes:
             if v.logged:
-                self.write_log(f"{self.player_name(p)} {v.name}: {self.render(old, v.ty)} → {self.render(value, v.ty)}")
-            self.emit(("changed", v.name), (p, old, value))
+                owner = f"{self.player_name(p)} " if p is not None else ""
+                self.write_log(f"{owner}{v.name}: {self.render(old, v.ty)} → {self.render(value, v.ty)}")
+        for v, p, old, value in changes:
+            self.emit(("changed", v.name), (old, value) if p is None else (p, old, value))
 
     def _check_min(self, v, value, span) -> None:
         if v.minimum is not None and value is not None and value < v.minimum:

@@ -168,6 +168,7 @@ class Game:
         self.scoring_var = sym.scoring.var if sym.scoring else "p"
         if sym.scoring:
             self.scoring = [(s.form, s.label, comp.expr(s.expr)) for s in sym.scoring.steps]
+        self.invariants = [(i.name, comp.expr(i.cond)) for i in sym.invariants]
         self.zone_limits = {z.name: comp.expr(z.limit) for z in sym.zones.values() if z.limit is not None}
 
     def _var(self, comp, v: A.Var) -> VarInfo:

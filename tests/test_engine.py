@@ -1,0 +1,150 @@
+"""The engine's own tests on a small test game: stack and trigger order, timing, abilities, decisions, views."""
+from pathlib import Path
+
+import pytest
+
+from interpreter import IllegalAction, WishRuntimeError, load_game
+
+GAME = str(Path(__file__).parent / "games" / "engine_test.wish")
+
+
+def labels(state, player=None):
+    return [a.label for a in state.legal_actions(player)]
+
+
+def var(state, name):
+    return state.gvars[state.game.gvar_index[name]]
+
+
+def pvar(state, player, name):
+    return state.pvars[player][state.game.pvar_index[name]]
+
+
+def test_triggers_resolve_in_order_before_the_rest_of_the_block():
+    st = load_game(GAME).new_state(2, seed=1)
+    # A: order 0 with a condition; B: order 1, whose emit resolves "g" and "!" at once (no action
+    # is running, so "after action" means now); C: order 2; "|" is the statement after the emit.
+    assert var(st, "trace") == "ABg!C|"
+    assert st.is_over
+
+
+def test_a_runaway_trigger_chain_is_stopped_with_a_clear_error():
+    with pytest.raises(WishRuntimeError) as info:
+        load_game(GAME, "runaway").new_state(2, seed=1)
+    msg = str(info.value)
+    assert "chain of triggers did not end" in msg
+    assert "when runaway (line" in msg
+    assert info.value.state is not None
+
+
+def test_actions_are_offered_with_their_requirements():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    assert st.to_move == [0]
+    assert labels(st) == ["gain", 'play "Echo"', 'play "Spark"', "pass"]
+
+
+def test_after_action_triggers_wait_for_the_action_to_finish():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    st.apply("gain")
+    assert var(st, "trace") == "gbody!"
+    assert pvar(st, 0, "points") == 2
+
+
+def test_illegal_action_names_the_failed_requirement():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    st.apply("pass")
+    assert st.to_move == [1]
+    with pytest.raises(IllegalAction) as info:
+        st.apply('play "Blank"')
+    assert info.value.reason == "a card without power cannot be played"
+    with pytest.raises(IllegalAction) as info:
+        st.apply("jump")
+    assert "not an option" in info.value.reason
+
+
+def test_instant_ability_can_stop_for_a_decision_and_resume_after_json():
+    game = load_game(GAME, "actions")
+    st = game.new_state(2, seed=1)
+    st.apply('play "Spark"')
+    assert st.decision.prompt == "Take a bonus"
+    assert pvar(st, 0, "points") == 1
+    copy = game.state_from_json(st.to_json())
+    assert copy.to_json() == st.to_json()
+    for s in (st, copy):
+        s.apply("bonus 2")
+    assert pvar(st, 0, "points") == 3
+    assert st.to_json() == copy.to_json()
+    assert st.log_lines() == copy.log_lines()
+
+
+def test_ongoing_ability_fires_only_while_its_card_is_active():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    st.apply("gain")  # Echo still in hand: no bonus
+    assert pvar(st, 0, "points") == 2
+    st.apply("pass")
+    st.apply('play "Echo"')  # Echo has no instant ability
+    st.apply("pass")
+    st.apply("gain")  # +2, and Echo in the tableau adds 1
+    assert pvar(st, 0, "points") == 5
+
+
+def test_static_ability_modifies_its_owners_parameter_only():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    g = st.game
+    reach = g.param_index["reach"]
+    assert [st.param(reach, p) for p in (0, 1)] == [1, 1]
+    st.apply("pass")
+    st.apply('play "Booster"')
+    assert [st.param(reach, p) for p in (0, 1)] == [1, 3]
+
+
+def test_simultaneous_decision_waits_for_everyone():
+    st = load_game(GAME, "vote").new_state(3, seed=1)
+    assert st.to_move == [0, 1, 2]
+    st.apply("yes", player=0)
+    assert st.to_move == [1, 2]
+    assert var(st, "trace") == ""
+    with pytest.raises(IllegalAction):
+        st.apply("no", player=0)
+    assert st.view(0)["decision"]["answered"] == "yes"
+    assert "answered" not in st.view(1)["decision"]
+    assert "options" not in st.view(0)["decision"]
+    st.apply("no", player=2)
+    st.apply("yes", player=1)
+    assert var(st, "trace") == "voted"
+    assert [pvar(st, p, "pick") for p in range(3)] == ["yes", "yes", "no"]
+    assert st.is_over
+
+
+def test_views_hide_what_a_player_may_not_see():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+
+    def zone(view, name):
+        return next(z for z in view["zones"] if z["zone"] == name)
+
+    mine, theirs = st.view(0), st.view(1)
+    assert [c["name"] for c in zone(mine, "hand of player 1")["cards"]] == ["Echo", "Spark"]
+    assert zone(theirs, "hand of player 1")["cards"] == [{"hidden": True}, {"hidden": True}]
+    assert all(c == {"hidden": True} for c in zone(mine, "deck")["cards"])
+    st.apply('play "Spark"')
+    assert zone(st.view(1), "tableau of player 1")["cards"][0]["name"] == "Spark"
+    text = repr(st.view(1))
+    assert "Echo" not in text
+
+
+def test_clone_is_independent_and_continues_identically():
+    st = load_game(GAME, "actions").new_state(2, seed=4)
+    copy = st.clone()
+    st.apply("gain")
+    assert pvar(copy, 0, "points") == 0
+    copy.apply("gain")
+    assert copy.to_json() == st.to_json()
+
+
+def test_scores_and_tiebreak():
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    for _ in range(6):
+        st.apply("pass")
+    assert st.is_over
+    assert st.scores() == [0, 0]
+    assert st.winners() == [0, 1]  # equal points, equal cards in hand: a shared win
