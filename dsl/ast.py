@@ -563,3 +563,21 @@ class Program(Node):
     decls: list = attrs.Factory(list)
     path: str = "<string>"
     source: str = ""
+
+
+def deepest(root: Node):
+    """(depth, node) of the most deeply nested node, found without recursion."""
+    best = (0, root)
+    todo = [(root, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > best[0]:
+            best = (depth, node)
+        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            for item in items:
+                if isinstance(item, tuple):
+                    todo.extend((x, depth + 1) for x in item if isinstance(x, Node))
+                elif isinstance(item, Node):
+                    todo.append((item, depth + 1))
+    return best

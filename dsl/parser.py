@@ -15,6 +15,7 @@ from .errors import Diagnostic, WishSyntaxError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SYNTAX_ERRORS = 20
+MAX_DEPTH = 200
 
 _parser: Optional[lark.Lark] = None
 
@@ -666,12 +667,23 @@ def parse(text: str, path: str = "<string>") -> A.Program:
         inner = err.orig_exc
         if isinstance(inner, _SyntaxProblem):
             raise WishSyntaxError(inner.message, [Diagnostic(inner.span, inner.message)], {path: text}) from None
+        if isinstance(inner, RecursionError):
+            raise _too_deep(A.Span(path, 1, 1, 1, 2), None, text) from None
         raise inner from None
     except RecursionError:
-        d = Diagnostic(A.Span(path, 1, 1, 1, 2), "the file is nested too deeply to read")
-        raise WishSyntaxError(d.message, [d], {path: text}) from None
+        raise _too_deep(A.Span(path, 1, 1, 1, 2), None, text) from None
+    depth, node = A.deepest(prog)
+    if depth > MAX_DEPTH:
+        raise _too_deep(node.span, depth, text)
     prog.source = text
     return prog
+
+
+def _too_deep(span: A.Span, depth, text: str) -> WishSyntaxError:
+    levels = f" ({depth} levels)" if depth else ""
+    d = Diagnostic(span, f"this is nested too deeply{levels}; the limit is {MAX_DEPTH}",
+                   "split it into functions or procedures")
+    return WishSyntaxError(d.message, [d], {span.file: text})
 
 
 def parse_file(path: str) -> A.Program:
