@@ -155,7 +155,7 @@ class Compiler:
             return lambda st, env: abs(a(st, env))
         if name == "owner":
             c = self.expr(e.args[0])
-            return lambda st, env: st.game.slot_owner[st.where[c(st, env)]]
+            return lambda st, env: st.lay.slot_owner[st.where[c(st, env)]]
         items = self.items(e)
         arg_ty = e.args[0].ty if e.gen is None else None
         if name == "count":

@@ -11,6 +11,7 @@ import attrs
 
 from dsl import ast as A
 from dsl import check as C
+from dsl.check import check_program  # noqa: F401  (part of the public API)
 from dsl import types as T
 from dsl import variants as V
 from dsl.errors import WishError
@@ -345,22 +346,6 @@ def _pattern_text(ev: A.EventPattern) -> str:
     if ev.form == "moved":
         return "a card moves"
     return ev.name
-
-
-def check_program(program: A.Program) -> C.Symbols:
-    """Check the base game and every variant; raise one WishCheckError with all problems."""
-    from dsl.errors import WishCheckError
-    diags, sym = [], None
-    for v in [None] + V.variant_names(program):
-        try:
-            s = C.check(V.resolve(program, v), program.path, {program.path: program.source})
-            if v is None:
-                sym = s
-        except WishCheckError as err:
-            diags.extend(d for d in err.diagnostics if d not in diags)
-    if diags:
-        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, {program.path: program.source})
-    return sym
 
 
 def compile_program(program: A.Program, variant: Optional[str] = None) -> Game:

@@ -1,0 +1,462 @@
+"""Rule scenarios: rules tests written in YAML, no Python. `run_paths`, `run_file`, `ScenarioResult`.
+
+A file holds one scenario (a mapping) or several (`scenarios:` list; each inherits the file's top-level
+`game`, `variant`, `players` and `seed`)::
+
+    name: the rulebook example        # optional; defaults to the file name
+    game: ../../wunschmaschine.wish   # relative to the scenario file
+    variant: Left-Right               # optional
+    players: 4                        # optional; defaults to the game's smallest player count
+    seed: 1                           # optional; defaults to 0
+    given:                            # fixtures applied right after set-up: no events, no log
+      supply: 3                       # a shared variable
+      player 2: {coins: 4, hand: ["X"]}   # a player's variables and zones ("player N", 1-based)
+      deck: ["Heart", "Pig"]          # these cards (by name) on top of that zone, in this order
+    do:                               # steps, in order
+      - player 1: card "Heart"        # a decision: that player takes the option with this label
+      - {player 2: wait, player 3: slap}  # several decisions, in order
+      - arrange: {deck: ["Pig", "Moped"]} # the zone form of `given`, at this point
+      - set: {player 3: {coins: 0}}   # the variable form of `given`, at this point
+      - expect: {supply: 20}          # checks at this point (the keys of the final `expect`)
+      - illegal: {player 1: "guess pig", reason: "not an option"}  # must be refused; reason: a substring
+    expect:                           # checks at the end
+      supply: 19                      # a shared variable ({member: n} checks only those members of a bag)
+      player 2: {coins: 1}            # a player's variables and zones
+      table: ["Pig", "Moped"]         # the card names in a zone, top first; or {count, includes, excludes}
+      announcements: ["Yes", "No"]    # every announcement so far, as rendered
+      over: true
+      winners: [player 2]
+      scores: [0, 1, 0, 0]
+      to_move: [player 3]
+      options: {player 2: ["slap", "wait"]}   # labels offered now; or {count, includes, excludes}
+      log: ["guessed right"]          # each must appear in some line of the full log
+      log_count: {"guessed": 1}       # how many log lines contain the text
+
+Values follow the variable's type: "player N", enum member names, card names, lists, {member: n} for a bag
+(replaced whole by a fixture, checked member by member by `expect`), null for none. The check names win over a
+game variable of the same name. Arranged cards come from the target zone first, then from anywhere else. The
+game's declared invariants must hold after `given` and after every step. A failure names the step, the key,
+the expected and the actual value; a malformed file fails with a message, never a traceback.
+See games/scenarios/README.md.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import attrs
+import yaml
+
+from dsl.errors import IllegalAction, ScenarioError, WishError
+
+from . import scenario_values as V
+from .game import load_game
+
+MAX_BYTES = 1_000_000
+MAX_NODES = 100_000
+SCENARIO_KEYS = ("name", "game", "variant", "players", "seed", "given", "do", "expect")
+FILE_KEYS = ("game", "variant", "players", "seed", "scenarios")
+INHERITED = ("game", "variant", "players", "seed")
+STEP_KEYS = ("arrange", "set", "expect", "illegal")
+CHECKS = ("announcements", "over", "winners", "scores", "to_move", "options", "log", "log_count")
+COLLECTION_KEYS = ("count", "includes", "excludes")
+fail = V.fail
+
+
+@attrs.define
+class ScenarioResult:
+    path: str
+    name: str
+    ok: bool
+    message: str
+
+
+# ---------------------------------------------------------------- files
+def run_paths(paths: list) -> list:
+    """Run every scenario in these files and directories (searched recursively for *.yaml, *.yml)."""
+    out = []
+    for p in paths:
+        files = scenario_files(p)
+        if not files:
+            why = "no such file or directory" if not os.path.exists(p) else "no *.yaml or *.yml files here"
+            out.append(ScenarioResult(str(p), Path(p).name, False, f"{p}: {why}"))
+        for f in files:
+            out.extend(run_file(f))
+    return out
+
+
+def scenario_files(path) -> list:
+    p = Path(path)
+    if p.is_dir():
+        return sorted(str(f) for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+    return [str(p)] if p.is_file() else []
+
+
+def run_file(path, index=None) -> list:
+    """Run the scenarios of one file (only the `index`-th when given)."""
+    path = str(path)
+    try:
+        specs = load_specs(path)
+    except ScenarioError as err:
+        return [ScenarioResult(path, Path(path).stem, False, f"{path}: {err}")]
+    chosen = specs if index is None else specs[index:index + 1]
+    return [run_spec(path, spec) for spec in chosen]
+
+
+def scenario_names(path) -> list:
+    """The names of a file's scenarios (the file name alone when it does not load)."""
+    try:
+        return [s["name"] for s in load_specs(str(path))]
+    except ScenarioError:
+        return [Path(path).stem]
+
+
+def load_specs(path: str) -> list:
+    """The scenarios of a file as mappings, with inherited keys and names filled in."""
+    doc = load_yaml(path)
+    stem = Path(path).stem
+    if not isinstance(doc, dict):
+        fail("a scenario file holds a mapping (game:, players:, do:, expect: …)")
+    if "scenarios" not in doc:
+        check_keys(doc, SCENARIO_KEYS, "the scenario")
+        return [dict(doc, name=str(doc.get("name", stem)))]
+    check_keys(doc, FILE_KEYS, "the file (with `scenarios:`)")
+    items = doc["scenarios"]
+    if not isinstance(items, list) or not items:
+        fail("`scenarios:` must be a non-empty list of scenarios")
+    specs = []
+    for i, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            fail(f"scenario {i}: expected a mapping, got {item!r}")
+        check_keys(item, SCENARIO_KEYS, f"scenario {i}")
+        spec = {k: doc[k] for k in INHERITED if k in doc}
+        spec.update(item)
+        spec["name"] = str(item.get("name", f"{stem} #{i}"))
+        specs.append(spec)
+    return specs
+
+
+def load_yaml(path: str):
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            fail(f"the file is larger than {MAX_BYTES // 1_000_000} MB; scenarios are small")
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"cannot read the file: {err}")
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        fail(f"this is not valid YAML{yaml_where(err)}")
+    except RecursionError:
+        fail("the YAML is nested too deeply")
+    if count_nodes(doc) > MAX_NODES:
+        fail(f"the document has more than {MAX_NODES} values (are aliases repeating a large part?)")
+    return doc
+
+
+def yaml_where(err) -> str:
+    mark = getattr(err, "problem_mark", None)
+    at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    what = " ".join(filter(None, [getattr(err, "context", None), getattr(err, "problem", None)]))
+    return f"{at}: {what or err}"
+
+
+def count_nodes(doc, limit: int = MAX_NODES) -> int:
+    """Values in the loaded structure, counting shared (aliased) parts each time; stops past `limit`."""
+    stack, n = [doc], 0
+    while stack and n <= limit:
+        x = stack.pop()
+        n += 1
+        if isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return n
+
+
+def check_keys(data: dict, allowed, what: str, players: bool = False) -> None:
+    """Refuse unknown keys, with a did-you-mean; `players` also allows "player N" keys."""
+    for key in data:
+        if key not in allowed and not (players and V.is_player_key(key)):
+            known = ", ".join(list(allowed) + (["player N"] if players else []))
+            fail(V.hinted(f"{what}: unknown key {key!r}; known keys: {known}", key, allowed))
+
+
+# ---------------------------------------------------------------- running
+def run_spec(path: str, spec: dict) -> ScenarioResult:
+    name = spec["name"]
+    try:
+        Runner(path, spec).run()
+    except ScenarioError as err:
+        return ScenarioResult(path, name, False, f"{name}: {err}")
+    except WishError as err:
+        return ScenarioResult(path, name, False, f"{name}: the game stopped with an error: {err}")
+    except Exception as err:  # noqa: BLE001 - a scenario never ends in a traceback
+        return ScenarioResult(path, name, False, f"{name}: internal error: {type(err).__name__}: {err}")
+    return ScenarioResult(path, name, True, "ok")
+
+
+class Runner:
+    """One scenario: load the game, apply `given`, run the steps, check `expect`."""
+
+    def __init__(self, path: str, spec: dict):
+        self.path, self.spec = path, spec
+        self.where = "after set-up"
+        self.st = None
+
+    def run(self) -> None:
+        spec = self.spec
+        self.st = self.start()
+        if spec.get("given") is not None:
+            V.apply_fixture(self.st, spec["given"], "given")
+            self.check_invariants("given")
+        steps = spec.get("do") or []
+        if not isinstance(steps, list):
+            fail("`do:` must be a list of steps")
+        for i, step in enumerate(steps, 1):
+            label = describe(step)
+            self.step(step, f"step {i} ({label})")
+            self.check_invariants(f"step {i} ({label})")
+            self.where = f"after step {i} ({label})"
+        if spec.get("expect") is not None:
+            self.check(spec["expect"], f"at the end, {self.where}")
+
+    def start(self):
+        spec = self.spec
+        if "game" not in spec:
+            fail("no game: add `game: path/to/game.wish` (relative to the scenario file)")
+        game_path = Path(self.path).parent / V.text_of(spec["game"], "game")
+        if not game_path.is_file():
+            fail(f"game: no such file: {game_path}")
+        variant = spec.get("variant")
+        try:
+            game = load_game(str(game_path), None if variant is None else V.text_of(variant, "variant"))
+        except WishError as err:
+            fail(f"the game {game_path} does not load: {error_text(err)}")
+        players = V.int_of(spec.get("players", game.min_players), "players")
+        seed = V.int_of(spec.get("seed", 0), "seed")
+        try:
+            return game.new_state(players, seed)
+        except WishError as err:
+            fail(f"the game cannot start: {err}")
+
+    # ---------------------------------------------------------------- steps
+    def step(self, step, where: str) -> None:
+        st = self.st
+        if not isinstance(step, dict) or not step:
+            fail(f"{where}: a step is a mapping such as `player 1: wait` or `expect: {{…}}`")
+        keys = list(step)
+        if all(V.is_player_key(k) for k in keys):
+            for key in keys:
+                self.decide(key, step[key], where)
+            return
+        if len(keys) > 1:
+            fail(f"{where}: one step does one thing; found keys {', '.join(map(str, keys))}")
+        key, value = keys[0], step[keys[0]]
+        if key not in STEP_KEYS:
+            fail(V.hinted(f"{where}: unknown step {key!r}; steps: player N, {', '.join(STEP_KEYS)}", key, STEP_KEYS))
+        if key == "arrange":
+            V.apply_fixture(st, value, where, allow_vars=False)
+        elif key == "set":
+            V.apply_fixture(st, value, where, allow_zones=False)
+        elif key == "expect":
+            self.check(value, f"{where}, {self.where}")
+        else:
+            self.illegal(value, where)
+
+    def decide(self, key, label, where: str) -> None:
+        st = self.st
+        seat = V.seat_of(st, key, where)
+        label = V.text_of(label, where)
+        if st.over:
+            fail(f"{where}: the game is already over; no more decisions{self.tail()}")
+        try:
+            st.apply(label, player=seat)
+        except IllegalAction as err:
+            offered = "" if "options:" in err.reason else self.offered()
+            fail(f"{where}: refused: {err.reason}{offered}{self.tail()}")
+        except WishError as err:
+            fail(f"{where}: the game stopped with an error: {err}{self.tail()}")
+
+    def illegal(self, value, where: str) -> None:
+        data = V.mapping_of(value, where)
+        check_keys(data, ("reason",), where, players=True)
+        players = [k for k in data if V.is_player_key(k)]
+        if len(players) != 1:
+            fail(f"{where}: name exactly one decision, e.g. {{player 1: \"guess pig\", reason: \"not an option\"}}")
+        seat = V.seat_of(self.st, players[0], where)
+        label = V.text_of(data[players[0]], where)
+        reason = V.text_of(data["reason"], f"{where} reason") if "reason" in data else None
+        try:
+            self.st.apply(label, player=seat)
+        except IllegalAction as err:
+            if reason is not None and reason not in err.reason:
+                fail(f"{where}: refused, but for another reason: expected a reason containing {reason!r}, "
+                     f"got {err.reason!r}")
+            return
+        fail(f"{where}: {players[0]}: {label} was accepted, but it must be refused{self.tail()}")
+
+    def check_invariants(self, where: str) -> None:
+        """The game's declared invariants (e.g. coins are conserved) must hold after every step."""
+        broken = getattr(self.st, "broken_invariants", list)()
+        if broken:
+            fail(f"{where}: this breaks an invariant of the game: {'; '.join(broken)}{self.tail()}")
+
+    def offered(self) -> str:
+        st = self.st
+        parts = [f"{st.player_name(p)}: {', '.join(a.label for a in st.legal_actions(p))}" for p in st.to_move]
+        return "\n  waiting for " + "; ".join(parts) if parts else "\n  no decision is pending"
+
+    def tail(self, n: int = 8) -> str:
+        lines = self.st.log_lines()[-n:]
+        return "\n  last log lines:\n    " + "\n    ".join(lines) if lines else ""
+
+    # ---------------------------------------------------------------- checks
+    def check(self, expect, where: str) -> None:
+        problems = []
+        for key, value in V.mapping_of(expect, f"{where}: expect").items():
+            problems.extend(self.check_one(key, value))
+        if problems:
+            fail(f"{where}:\n  " + "\n  ".join(problems) + self.tail())
+
+    def check_one(self, key, value) -> list:
+        st = self.st
+        if key in CHECKS:
+            return getattr(self, f"check_{key}")(value)
+        if V.is_player_key(key):
+            seat = V.seat_of(st, key, "expect")
+            out = []
+            for name, v in V.mapping_of(value, f"expect {key}").items():
+                out.extend(self.check_place(name, seat, v, f"{key} {name}"))
+            return out
+        g = st.game
+        if key not in g.gvar_index and key not in g.zone_base and key not in g.pvar_index and key not in g.pzone_index:
+            names = [*CHECKS, *g.gvar_index, *g.zone_base]
+            fail(V.hinted(f"expect: unknown key {key!r}: not a check ({', '.join(CHECKS)}), "
+                          "nor a shared variable or zone", key, names))
+        return self.check_place(key, None, value, str(key))
+
+    def check_place(self, name, seat, value, key: str) -> list:
+        st = self.st
+        place = V.place_of(st, name, seat, f"expect {key}")
+        if place[0] == "zone":
+            names = [st.game.card_name(c) for c in st.zones[place[1]]]
+            for n in expected_names(value):
+                V.card_ids(st.game, n, f"expect {key}")
+            return compare_collection(key, names, value)
+        actual, ty = V.read_var(st, place, seat), place[2].ty
+        if ty.kind == "bag" and isinstance(value, dict):
+            want = V.bag_of(st.game, value, ty, key, partial=True)
+            members = st.game.enum_members[ty.elem.name]
+            got = {m: actual[members.index(m)] for m in want}
+            return [] if got == want else [f"{key}: expected {want}, got {got}"]
+        a, w = st.render(actual, ty), st.render(V.convert(st, value, ty, f"expect {key}"), ty)
+        return [] if a == w else [f"{key}: expected {w}, got {a}"]
+
+    def check_announcements(self, value) -> list:
+        st = self.st
+        got = [st.render(v, st.game.codes[code].ops[op].ty) for _, code, op, v in st.observations]
+        return compare_list("announcements", got, V.texts_of(value, "expect announcements"))
+
+    def check_over(self, value) -> list:
+        if not isinstance(value, bool):
+            fail(f"expect over: expected true or false, got {value!r}")
+        return [] if self.st.over == value else [f"over: expected {value}, got {self.st.over}"]
+
+    def check_winners(self, value) -> list:
+        return self.compare_players("winners", self.st.winners(), value)
+
+    def check_to_move(self, value) -> list:
+        return self.compare_players("to_move", self.st.to_move, value)
+
+    def compare_players(self, key: str, actual, value) -> list:
+        st = self.st
+        if not isinstance(value, list):
+            fail(f"expect {key}: expected a list such as [player 1], got {value!r}")
+        want = sorted(V.seat_of(st, v, f"expect {key}") for v in value)
+        return compare_list(key, [st.player_name(p) for p in sorted(actual)], [st.player_name(p) for p in want])
+
+    def check_scores(self, value) -> list:
+        if not isinstance(value, list):
+            fail(f"expect scores: expected a list of numbers, got {value!r}")
+        want = [V.int_of(v, "expect scores") for v in value]
+        return compare_list("scores", self.st.scores(), want)
+
+    def check_options(self, value) -> list:
+        st = self.st
+        out = []
+        for key, v in V.mapping_of(value, "expect options").items():
+            seat = V.seat_of(st, key, "expect options")
+            labels = [a.label for a in st.legal_actions(seat)]
+            out.extend(compare_collection(f"options of {key}", labels, v))
+        return out
+
+    def check_log(self, value) -> list:
+        lines = self.st.log_lines()
+        return [f"log: no line contains {t!r}" for t in V.texts_of(value, "expect log")
+                if not any(t in line for line in lines)]
+
+    def check_log_count(self, value) -> list:
+        lines = self.st.log_lines()
+        out = []
+        for text, n in V.mapping_of(value, "expect log_count").items():
+            text, n = V.text_of(text, "expect log_count"), V.int_of(n, f"expect log_count {text}")
+            got = sum(text in line for line in lines)
+            if got != n:
+                out.append(f"log_count {text!r}: expected {n} lines, got {got}")
+        return out
+
+
+# ---------------------------------------------------------------- helpers
+def describe(step) -> str:
+    if not isinstance(step, dict) or not step:
+        return repr(step)
+    if all(V.is_player_key(k) for k in step):
+        return ", ".join(f"{k}: {v}" for k, v in step.items())
+    key = next(iter(step))
+    if key == "illegal" and isinstance(step[key], dict):
+        return "illegal " + ", ".join(f"{k}: {v}" for k, v in step[key].items() if k != "reason")
+    return str(key)
+
+
+def expected_names(value) -> list:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        return list(value.get("includes") or []) + list(value.get("excludes") or [])
+    return []
+
+
+def compare_list(key: str, got: list, want: list) -> list:
+    return [] if got == want else [f"{key}: expected {show(want)}, got {show(got)}"]
+
+
+def compare_collection(key: str, got: list, value) -> list:
+    """An exact list, or a mapping with `count`, `includes`, `excludes`."""
+    if isinstance(value, list):
+        return compare_list(key, got, V.texts_of(value, f"expect {key}"))
+    spec = V.mapping_of(value, f"expect {key}")
+    check_keys(spec, COLLECTION_KEYS, f"expect {key}")
+    out = []
+    if "count" in spec and len(got) != V.int_of(spec["count"], f"expect {key} count"):
+        out.append(f"{key}: expected {spec['count']} items, got {len(got)}: {show(got)}")
+    for t in V.texts_of(spec.get("includes", []), f"expect {key} includes"):
+        if t not in got:
+            out.append(f"{key}: expected to include {t!r}, got {show(got)}")
+    for t in V.texts_of(spec.get("excludes", []), f"expect {key} excludes"):
+        if t in got:
+            out.append(f"{key}: expected not to include {t!r}, got {show(got)}")
+    return out
+
+
+def show(items: list) -> str:
+    return "[" + ", ".join(str(x) for x in items) + "]"
+
+
+def error_text(err: WishError) -> str:
+    """An error with its diagnostics rendered (file:line:col, the line, a caret, a hint)."""
+    if not err.diagnostics:
+        return str(err)
+    shown = [d.render(err.sources.get(d.span.file) if d.span else None) for d in err.diagnostics[:5]]
+    return str(err) + "\n" + "\n".join(shown)

@@ -1,0 +1,265 @@
+"""Rule scenarios: every games/scenarios/**/*.yaml scenario as its own test, and tests of the runner itself."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.scenario import run_file, run_paths, scenario_files, scenario_names
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "games" / "scenarios"
+WUNSCH = ROOT / "games" / "wunschmaschine.wish"
+
+
+def _cases():
+    for f in scenario_files(SCENARIOS):
+        rel = Path(f).relative_to(SCENARIOS).as_posix()
+        for i, name in enumerate(scenario_names(f)):
+            yield pytest.param(f, i, id=f"{rel}::{name}")
+
+
+@pytest.mark.parametrize("path,index", list(_cases()))
+def test_scenario(path, index):
+    [result] = run_file(path, index)
+    assert result.ok, result.message
+
+
+def test_scenarios_exist():
+    assert len(list(_cases())) >= 20
+
+
+# ---------------------------------------------------------------- the runner itself
+TINY = """
+game "Tiny" {
+  players 2..3
+}
+enum Gem { ruby "Ruby", jade "Jade" }
+card Stone {
+  gem: Gem
+}
+zone pile: Stone public
+player zone hand: Stone owner
+cards Stone in pile {
+  | name    | count | gem  |
+  | "Red"   | 2     | ruby |
+  | "Green" | 1     | jade |
+}
+var leader: player? = none
+var fav: Gem = ruby
+var picks: list of Gem = []
+player var gems: bag of Gem = {ruby: 0, jade: 0}
+player var score: int = 0 min 0
+var answer: text = "a"
+play {
+  while true {
+    choose answer from ["a", "b"] by first(players) prompt "Pick"
+    first(players).score += 1
+    if first(players).score >= 2 {
+      end game
+    }
+  }
+}
+scoring p {
+  score "Score" p.score
+}
+"""
+
+
+def run_text(tmp_path, text: str, name: str = "case.yaml"):
+    (tmp_path / "tiny.wish").write_text(TINY)
+    f = tmp_path / name
+    f.write_text(text)
+    return run_file(str(f))
+
+
+def one(tmp_path, text: str):
+    [r] = run_text(tmp_path, text)
+    return r
+
+
+def test_passing_scenario_on_a_small_game(tmp_path):
+    r = one(tmp_path, """
+game: tiny.wish
+players: 2
+given:
+  leader: player 2
+  fav: jade
+  picks: [ruby, Jade]
+  player 1: {gems: {ruby: 2}, hand: ["Green", "Red"]}
+do:
+  - player 1: a
+  - expect: {player 1: {score: 1}, options: {player 1: [a, b], player 2: []}, to_move: [player 1]}
+  - player 1: b
+expect:
+  leader: player 2
+  fav: jade
+  picks: [ruby, jade]
+  player 1: {gems: {ruby: 2, jade: 0}, hand: ["Green", "Red"], score: 2}
+  pile: ["Red"]
+  over: true
+  winners: [player 1]
+  scores: [2, 0]
+  log: ["Game over"]
+  log_count: {"Winner": 1}
+""")
+    assert r.ok, r.message
+    assert r.name == "case"
+
+
+def test_a_false_expectation_names_the_key_both_values_and_the_step(tmp_path):
+    r = one(tmp_path, f"""
+game: {WUNSCH}
+players: 4
+seed: 1
+do:
+  - player 1: card "Heart"
+  - {{player 2: slap, player 3: wait, player 4: wait}}
+  - player 2: guess heart
+expect:
+  supply: 18
+  player 2: {{coins: 3}}
+""")
+    assert not r.ok
+    assert "supply: expected 18, got 19" in r.message
+    assert "player 2 coins: expected 3, got 1" in r.message
+    assert "after step 3 (player 2: guess heart)" in r.message
+
+
+def test_zone_and_list_mismatches_render_readably(tmp_path):
+    r = one(tmp_path, """
+game: tiny.wish
+players: 2
+expect:
+  pile: ["Green", "Red"]
+  winners: [player 2]
+  announcements: ["Yes"]
+""")
+    assert not r.ok
+    assert "pile: expected [Green, Red], got [Red, Red, Green]" in r.message
+    assert "winners: expected [player 2], got []" in r.message
+    assert "announcements: expected [Yes], got []" in r.message
+
+
+def test_an_illegal_decision_fails_with_the_reason_and_the_options(tmp_path):
+    r = one(tmp_path, "game: tiny.wish\ndo:\n  - player 1: c\n")
+    assert not r.ok
+    assert "step 1 (player 1: c): refused" in r.message
+    assert "'c' is not an option" in r.message and "options: a, b" in r.message
+    r = one(tmp_path, "game: tiny.wish\ndo:\n  - player 2: a\n")
+    assert "not player 2's decision" in r.message and "waiting for player 1: a, b" in r.message
+
+
+def test_illegal_steps(tmp_path):
+    ok = one(tmp_path, "game: tiny.wish\ndo:\n  - illegal: {player 1: c, reason: not an option}\n"
+                       "  - illegal: {player 2: a, reason: not player 2's}\n")
+    assert ok.ok, ok.message
+    accepted = one(tmp_path, "game: tiny.wish\ndo:\n  - illegal: {player 1: a}\n")
+    assert not accepted.ok and "was accepted, but it must be refused" in accepted.message
+    other = one(tmp_path, "game: tiny.wish\ndo:\n  - illegal: {player 1: c, reason: over}\n")
+    assert not other.ok and "for another reason" in other.message
+
+
+def test_a_step_after_the_end_fails_clearly(tmp_path):
+    r = one(tmp_path, "game: tiny.wish\ndo:\n  - player 1: a\n  - player 1: a\n  - player 1: a\n")
+    assert not r.ok
+    assert "step 3 (player 1: a): the game is already over" in r.message
+
+
+def test_several_scenarios_inherit_the_file_settings(tmp_path):
+    results = run_text(tmp_path, """
+game: tiny.wish
+players: 3
+scenarios:
+  - name: first
+    expect: {scores: [0, 0, 0]}
+  - expect: {scores: [0, 0]}
+""")
+    assert [r.name for r in results] == ["first", "case #2"]
+    assert results[0].ok and not results[1].ok
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("game: tiny.wish\nexpct: {}\n", "did you mean 'expect'?"),
+    ("game: tiny.wish\nexpect: {supplly: 3}\n", "unknown key 'supplly'"),
+    ("game: tiny.wish\nexpect: {anouncements: []}\n", "did you mean 'announcements'?"),
+    ("game: tiny.wish\ndo:\n  - arange: {pile: []}\n", "did you mean 'arrange'?"),
+    ("game: tiny.wish\ngiven: {fav: rubi}\n", "did you mean 'ruby'?"),
+    ("game: tiny.wish\ngiven: {pile: [\"Gren\"]}\n", "did you mean 'Green'?"),
+    ("game: tiny.wish\ngiven: {favv: ruby}\n", "did you mean 'fav'?"),
+    ("game: tiny.wish\nscenarios: [{nmae: x}]\n", "did you mean 'name'?"),
+])
+def test_unknown_names_get_did_you_mean(tmp_path, text, needle):
+    r = one(tmp_path, text)
+    assert not r.ok and needle in r.message, r.message
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("game: [unclosed\n", "not valid YAML"),
+    ("- just\n- a list\n", "holds a mapping"),
+    ("players: 2\n", "no game"),
+    ("game: nowhere.wish\n", "no such file"),
+    ("game: tiny.wish\nplayers: four\n", "expected a whole number"),
+    ("game: tiny.wish\nplayers: 7\n", "2 to 3 players"),
+    ("game: tiny.wish\nvariant: Spicy\n", "unknown variant"),
+    ("game: tiny.wish\ndo: {player 1: a}\n", "must be a list"),
+    ("game: tiny.wish\ndo:\n  - player 9: a\n", "no player 9"),
+    ("game: tiny.wish\ndo:\n  - player one: a\n", "unknown step"),
+    ("game: tiny.wish\ngiven: {score: 2}\n", "belongs to each player"),
+    ("game: tiny.wish\ngiven: {player 1: {fav: ruby}}\n", "is shared"),
+    ("game: tiny.wish\ngiven: {player 1: {score: -1}}\n", "below the minimum"),
+    ("game: tiny.wish\ngiven: {player 1: {score: true}}\n", "expected a whole number"),
+    ("game: tiny.wish\ngiven: {leader: 2}\n", "not a player"),
+    ("game: tiny.wish\ngiven: {fav: null}\n", "expected a Gem"),
+    ("game: tiny.wish\ngiven: {pile: [Red, Red, Red]}\n", "no more 'Red' cards"),
+    ("game: tiny.wish\ndo:\n  - set: {pile: []}\n", "use `arrange`"),
+    ("game: tiny.wish\ndo:\n  - arrange: {fav: ruby}\n", "use `set`"),
+    ("game: tiny.wish\ndo:\n  - player 1: a\n    expect: {}\n", "one step does one thing"),
+    ("game: tiny.wish\nexpect: {announcements: [Yes]}\n", "put the word in quotes"),
+    ("game: tiny.wish\nexpect: {pile: {size: 3}}\n", "unknown key 'size'"),
+])
+def test_malformed_scenarios_fail_cleanly(tmp_path, text, needle):
+    r = one(tmp_path, text)
+    assert not r.ok
+    assert needle in r.message, r.message
+    assert "Traceback" not in r.message and "internal error" not in r.message
+
+
+def test_a_game_that_does_not_load(tmp_path):
+    (tmp_path / "broken.wish").write_text('game "Broken" {\n  players 2..3\n')
+    (tmp_path / "s.yaml").write_text("game: broken.wish\n")
+    [r] = run_file(str(tmp_path / "s.yaml"))
+    assert not r.ok and "does not load" in r.message
+
+
+def test_oversized_files_and_alias_bombs_are_refused(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * 1_100_000 + "\ngame: tiny.wish\n")
+    [r] = run_file(str(big))
+    assert not r.ok and "larger than 1 MB" in r.message
+    bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 8):
+        bomb.append(f"{chr(97 + i)}: &{chr(97 + i)} [{', '.join(['*' + chr(96 + i)] * 10)}]")
+    [r] = run_text(tmp_path, "\n".join(bomb) + "\n", "bomb.yaml")
+    assert not r.ok and "more than 100000 values" in r.message
+
+
+def test_run_paths_searches_directories_recursively(tmp_path):
+    (tmp_path / "tiny.wish").write_text(TINY)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "b.yaml").write_text("game: tiny.wish\n")
+    (tmp_path / "sub" / "a.yml").write_text("game: ../tiny.wish\n")
+    (tmp_path / "notes.txt").write_text("not a scenario")
+    results = run_paths([str(tmp_path)])
+    assert [Path(r.path).name for r in results] == ["b.yaml", "a.yml"]
+    assert all(r.ok for r in results), [r.message for r in results]
+    [missing] = run_paths([str(tmp_path / "nope")])
+    assert not missing.ok and "no such file" in missing.message
+
+
+def test_a_fixture_that_breaks_an_invariant_fails(tmp_path):
+    from interpreter import load_game
+    if not getattr(load_game(str(WUNSCH)), "invariants", None):
+        pytest.skip("the game declares no invariants")
+    r = one(tmp_path, f"game: {WUNSCH}\nplayers: 4\ngiven: {{player 2: {{coins: 3}}}}\n")
+    assert not r.ok and "given: this breaks an invariant of the game: coins are conserved" in r.message
