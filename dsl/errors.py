@@ -2,18 +2,19 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 import attrs
 
-from .ast import Span
+if TYPE_CHECKING:
+    from .ast import Span
 
 
 @attrs.frozen
 class Diagnostic:
     """One message about a place in a file: `file:line:col: error: message`, the line, a caret, a hint."""
 
-    span: Optional[Span]
+    span: Optional["Span"]
     message: str
     hint: Optional[str] = None
     severity: str = "error"
@@ -75,7 +76,7 @@ class WishCheckError(WishError):
 class WishRuntimeError(WishError):
     """A rule went wrong while the game ran (a runaway chain, a broken invariant)."""
 
-    def __init__(self, message: str, span: Optional[Span] = None, state=None, **kw):
+    def __init__(self, message: str, span: Optional["Span"] = None, state=None, **kw):
         diags = [Diagnostic(span, message)] if span is not None else None
         super().__init__(message, diags, **kw)
         self.state = state

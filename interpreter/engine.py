@@ -1,9 +1,7 @@
 """The engine: a State runs the effect stack until a decision is pending, applies answers, fires triggers."""
 from __future__ import annotations
 
-from typing import Optional, Union
-
-import attrs
+from typing import NamedTuple, Optional, Union
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
@@ -18,8 +16,7 @@ MAX_DECISIONS = 20_000
 MAX_ACTION_OPTIONS = 10_000
 
 
-@attrs.frozen
-class Action:
+class Action(NamedTuple):
     """One option of the pending decision: who takes it and its stable label."""
 
     player: int

@@ -299,7 +299,7 @@ class Runner:
 
     def check_invariants(self, where: str) -> None:
         """The game's declared invariants (e.g. coins are conserved) must hold after every step."""
-        broken = getattr(self.st, "broken_invariants", list)()
+        broken = self.st.broken_invariants()
         if broken:
             fail(f"{where}: this breaks an invariant of the game: {'; '.join(broken)}{self.tail()}")
 

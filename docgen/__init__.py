@@ -1,0 +1,1 @@
+"""Rule cheat-sheets generated from a game's source (see issue 5)."""
