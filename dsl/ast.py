@@ -250,6 +250,8 @@ class Choose(Stmt):
     options: Expr
     by: Optional[Expr] = None
     prompt: Optional[str] = None
+    verb: Optional[str] = None
+    distinct: bool = False
 
 
 @attrs.define(eq=False)
@@ -259,6 +261,8 @@ class Simultaneous(Stmt):
     target: Expr
     options: Expr
     prompt: Optional[str] = None
+    verb: Optional[str] = None
+    distinct: bool = False
 
 
 @attrs.define(eq=False)

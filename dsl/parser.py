@@ -488,16 +488,20 @@ class ToAst(Transformer):
     def log_stmt(self, meta, *parts):
         return A.Log(list(parts), span=self._span(meta))
 
-    def choice_opts(self, meta, by, prompt):
-        return by, (_unquote(prompt) if prompt is not None else None)
+    def choice_opts(self, meta, by, verb, prompt):
+        return by, (_unquote(verb) if verb is not None else None), (_unquote(prompt) if prompt is not None else None)
 
-    def choose_stmt(self, meta, target, options, opts):
-        by, prompt = opts
-        return A.Choose(target, options, by, prompt, span=self._span(meta))
+    def distinct(self, meta):
+        return True
 
-    def simultaneous_stmt(self, meta, var, players, target, options, opts):
-        by, prompt = opts
-        node = A.Simultaneous(str(var), players, target, options, prompt, span=self._span(meta))
+    def choose_stmt(self, meta, target, options, distinct, opts):
+        by, verb, prompt = opts
+        return A.Choose(target, options, by, prompt, verb, bool(distinct), span=self._span(meta))
+
+    def simultaneous_stmt(self, meta, var, players, target, options, distinct, opts):
+        by, verb, prompt = opts
+        node = A.Simultaneous(str(var), players, target, options, prompt, verb, bool(distinct),
+                              span=self._span(meta))
         if by is not None:
             raise _SyntaxProblem(by.span, "'simultaneously' already says who decides; remove 'by'")
         return node
@@ -693,7 +697,10 @@ def parse_file(path: str) -> A.Program:
     except FileNotFoundError:
         raise WishSyntaxError(f"{path}: no such file", [Diagnostic(None, f"{path}: no such file")]) from None
     except UnicodeDecodeError as err:
-        d = Diagnostic(A.Span(str(path), 1, 1, 1, 2), f"the file is not UTF-8 text ({err.reason})")
+        head = p.read_bytes()[:err.start]
+        line = head.count(b"\n") + 1
+        col = err.start - (head.rfind(b"\n") + 1) + 1
+        d = Diagnostic(A.Span(str(path), line, col, line, col + 1), f"the file is not UTF-8 text ({err.reason})")
         raise WishSyntaxError(d.message, [d], {str(path): ""}) from None
     except OSError as err:
         raise WishSyntaxError(f"{path}: {err.strerror}", [Diagnostic(None, f"{path}: {err.strerror}")]) from None

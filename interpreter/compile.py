@@ -392,15 +392,23 @@ class Compiler:
 
     def s_Choose(self, s: A.Choose):
         by = self.expr(s.by) if s.by is not None else (lambda st, env: env["you"])
-        return E.ChooseOp(s.span, self.place(s.target), self.coll(s.options), s.options.ty.element(), by,
-                          s.prompt, self.verb(s.target))
+        return E.ChooseOp(s.span, self.place(s.target), self.options(s), s.options.ty.element(), by,
+                          s.prompt, s.verb or self.verb(s.target), s.distinct)
+
+    def options(self, s):
+        """The options of a choice; with `distinct`, options that look the same to the decider come once."""
+        f = self.coll(s.options)
+        if not s.distinct:
+            return f
+        is_card = s.options.ty.element().kind == "card"
+        return lambda st, env, who: st.distinct_options(f(st, env), is_card, who)
 
     def verb(self, target: A.Expr) -> str:
         return target.name if isinstance(target, (A.Name, A.FieldOf)) else "choose"
 
     def s_Simultaneous(self, s: A.Simultaneous):
-        return E.SimultaneousOp(s.span, s.var, self.coll(s.players), self.place(s.target), self.coll(s.options),
-                                s.options.ty.element(), s.prompt, self.verb(s.target))
+        return E.SimultaneousOp(s.span, s.var, self.coll(s.players), self.place(s.target), self.options(s),
+                                s.options.ty.element(), s.prompt, s.verb or self.verb(s.target), s.distinct)
 
     def s_Act(self, s: A.Act):
         return E.ActOp(s.span, list(s.actions), self.expr(s.by), s.prompt)

@@ -280,17 +280,17 @@ class LogOp(Op):
 class ChooseOp(Op):
     """`choose TARGET from OPTIONS by PLAYER`: one player picks one option."""
 
-    __slots__ = ("place", "options", "elem", "by", "prompt", "verb")
+    __slots__ = ("place", "options", "elem", "by", "prompt", "verb", "distinct")
 
-    def __init__(self, span, place, options, elem, by, prompt, verb):
+    def __init__(self, span, place, options, elem, by, prompt, verb, distinct):
         super().__init__(span)
         self.place, self.options, self.elem, self.by, self.prompt = place, options, elem, by, prompt
-        self.verb = verb
+        self.verb, self.distinct = verb, distinct
 
     def run(self, st, frame):
         env = frame.env
         who = self.by(st, env)
-        values = tuple(self.options(st, env))
+        values = tuple(self.options(st, env, who) if self.distinct else self.options(st, env))
         if not values:
             raise WishRuntimeError(f"player {who + 1} must choose, but there is nothing to choose from", self.span)
         labels = st.option_labels(values, self.elem, who, self.verb)
@@ -305,12 +305,12 @@ class ChooseOp(Op):
 class SimultaneousOp(Op):
     """`simultaneously P in PLAYERS choose P.VAR from OPTIONS`: everyone answers, then all answers apply."""
 
-    __slots__ = ("var", "players", "place", "options", "elem", "prompt", "verb")
+    __slots__ = ("var", "players", "place", "options", "elem", "prompt", "verb", "distinct")
 
-    def __init__(self, span, var, players, place, options, elem, prompt, verb):
+    def __init__(self, span, var, players, place, options, elem, prompt, verb, distinct):
         super().__init__(span)
         self.var, self.players, self.place, self.options = var, players, place, options
-        self.elem, self.prompt, self.verb = elem, prompt, verb
+        self.elem, self.prompt, self.verb, self.distinct = elem, prompt, verb, distinct
 
     def run(self, st, frame):
         env = frame.env
@@ -321,7 +321,7 @@ class SimultaneousOp(Op):
         for p in who:
             local = dict(env)
             local[self.var] = p
-            vs = tuple(self.options(st, local))
+            vs = tuple(self.options(st, local, p) if self.distinct else self.options(st, local))
             if not vs:
                 raise WishRuntimeError(f"player {p + 1} must choose, but there is nothing to choose from", self.span)
             values.append(vs)

@@ -376,7 +376,7 @@ class State(StateData):
                                    span, state=self)
         srcs = {s for _, s in moved}
         src_name = self.lay.slot_names[moved[0][1]] if len(srcs) == 1 else "several places"
-        self.log_cards(cards, f"from {src_name} to {self.lay.slot_names[dest]}", "{cards} move {rest}")
+        self.log_cards(cards, f"from {src_name} to {self.lay.slot_names[dest]}", "{cards} move{s} {rest}")
         for c, src in moved:
             self.emit(("moved",), (c, src, dest))
 
@@ -426,6 +426,20 @@ class State(StateData):
     # ---------------------------------------------------------------- decisions and actions
     def option_labels(self, values: tuple, ty, who: int, verb: str) -> tuple:
         return views.option_labels(self, values, ty, who, verb)
+
+    def distinct_options(self, values, is_card: bool, who: int) -> tuple:
+        """Keep one of each group of options that `who` cannot tell apart: equal values, or known cards of
+        one definition in one zone."""
+        seen, out = set(), []
+        for v in values:
+            if is_card:
+                key = (self.game.card_def_of[v], self.where[v]) if (self.known[v] >> who) & 1 else ("pos", v)
+            else:
+                key = v
+            if key not in seen:
+                seen.add(key)
+                out.append(v)
+        return tuple(out)
 
     def action_options(self, names: list, who: int) -> list:
         """Every instance of the named actions for `who`: (key, label, reason or None if legal)."""

@@ -13,7 +13,7 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       player 2: {coins: 4, hand: ["X"]}   # a player's variables and zones ("player N", 1-based)
       deck: ["Heart", "Pig"]          # these cards (by name) on top of that zone, in this order
     do:                               # steps, in order
-      - player 1: card "Heart"        # a decision: that player takes the option with this label
+      - player 1: wish for "Heart"    # a decision: that player takes the option with this label
       - {player 2: wait, player 3: slap}  # several decisions, in order
       - arrange: {deck: ["Pig", "Moped"]} # the zone form of `given`, at this point
       - set: {player 3: {coins: 0}}   # the variable form of `given`, at this point

@@ -101,18 +101,19 @@ def log_cards(st, cards, rest: str, pattern: str, only: Optional[int] = None) ->
     if only is not None:
         mask &= only
     names = ", ".join(st.game.card_name(c) for c in cards)
-    full = pattern.format(cards=names, rest=rest)
+    full = pattern.format(cards=names, rest=rest, s="s" if len(cards) == 1 else "")
     if mask == st.all_mask:
         st.write_log(full)
         return
     n = len(cards)
-    masked = pattern.format(cards="1 card" if n == 1 else f"{n} cards", rest=rest)
+    masked = pattern.format(cards="1 card" if n == 1 else f"{n} cards", rest=rest, s="s" if n == 1 else "")
     st.write_log(full, mask, masked)
 
 
 def log_choice(st, who: int, value, ty, verb: str) -> None:
+    """`player 2: guess palm_tree` — the label as the decider saw it, so a reader can type it."""
     cards = _cards_in(value, ty)
-    text = value if ty is not None and ty.kind == "text" else f"{verb} {render(st, value, ty)}"
+    text = value if ty is not None and ty.kind == "text" else f"{verb} {label_of(st, value, ty, None)}"
     full = f"{st.player_name(who)}: {text}"
     mask = st.all_mask
     for c in cards:
@@ -120,7 +121,7 @@ def log_choice(st, who: int, value, ty, verb: str) -> None:
     if mask == st.all_mask:
         st.write_log(full)
     else:
-        st.write_log(full, mask, f"{st.player_name(who)} chooses {verb}")
+        st.write_log(full, mask, f"{st.player_name(who)}: {verb} a hidden card")
 
 
 def _card_view(st, c: int, player: int) -> dict:

@@ -113,7 +113,7 @@ game: {WUNSCH}
 players: 4
 seed: 1
 do:
-  - player 1: card "Heart"
+  - player 1: wish for "Heart"
   - {{player 2: slap, player 3: wait, player 4: wait}}
   - player 2: guess heart
 expect:

@@ -1,0 +1,149 @@
+"""Agents: players driven by code or by a person. An agent sees views only, never the state.
+
+An agent has a `name` and `act(view, actions) -> Action`, where `view` is `state.view(seat)` and `actions` are
+the legal actions of its seat. `make_agent(spec, seat, seed)` builds one from a spec:
+
+    NAME                      random
+    NAME:KEY=VALUE[;KEY=VALUE]  random:seed=5    mcts:iterations=400;c=1.4
+
+Options are separated by ';' (never ',', which separates the seats of `--agents random,human`). Values are
+converted to the type the agent declares (int, float, bool: true/false, str). Every agent takes `seed` (it
+overrides the seed derived from the game's); other options are those its class lists in `options`.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from dsl.errors import WishError, did_you_mean
+
+from ..engine import Action
+
+
+class Agent:
+    """Base class of agents. Subclasses set `name`, may list spec options in `options`, and define `act`."""
+
+    name = "agent"
+    options: dict = {}
+    uses_view = True  # False: `act` ignores the view, so the game loop need not build one
+
+    def __init__(self, seat: int, seed: int = 0):
+        self.seat = seat
+        self.seed = seed
+
+    def act(self, view: dict, actions: list) -> Action:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seat {self.seat}>"
+
+
+AGENTS: dict = {}
+
+
+def register(name: str, factory: Callable) -> None:
+    """Make `factory(seat=…, seed=…, **options)` available as agent `name`."""
+    AGENTS[name] = factory
+
+
+def parse_spec(spec: str) -> tuple:
+    """'mcts:iterations=400;c=1.4' → ('mcts', {'iterations': '400', 'c': '1.4'})."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise WishError(f"empty agent spec '{spec}'; agents: {', '.join(sorted(AGENTS))}")
+    options = {}
+    for part in filter(None, (p.strip() for p in rest.split(";"))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise WishError(f"agent option '{part}' in '{spec}' is not KEY=VALUE "
+                            "(several options are separated by ';', e.g. mcts:iterations=400;c=1.4)")
+        options[key.strip()] = value.strip()
+    return name, options
+
+
+_BOOLS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
+def _convert(agent: str, key: str, text: str, ty: type):
+    """An option's text as the type the agent declares for it."""
+    try:
+        if ty is bool:
+            return _BOOLS[text.lower()]
+        return ty(text)
+    except (KeyError, ValueError):
+        raise WishError(f"agent option {agent}:{key}={text}: expected {ty.__name__}") from None
+
+
+def make_agent(spec: str, seat: int, seed: int) -> Agent:
+    """Build the agent a spec names, for `seat`, seeded with `seed` unless the spec sets `seed=`."""
+    name, options = parse_spec(spec)
+    factory = AGENTS.get(name)
+    if factory is None:
+        hint = did_you_mean(name, AGENTS)
+        known = ", ".join(sorted(AGENTS))
+        raise WishError(f"unknown agent '{name}'" + (f" ({hint})" if hint else "") + f"; agents: {known}")
+    allowed = {"seed": int, **getattr(factory, "options", {})}
+    kwargs = {"seed": seed}
+    for key, value in options.items():
+        if key not in allowed:
+            hint = did_you_mean(key, allowed)
+            raise WishError(f"agent '{name}' has no option '{key}'" + (f" ({hint})" if hint else "")
+                            + f"; options: {', '.join(sorted(allowed))}")
+        kwargs[key] = _convert(name, key, value, allowed[key])
+    return factory(seat=seat, **kwargs)
+
+
+def make_agents(specs: list, players: int, seed: int) -> list:
+    """One agent per seat; a single spec serves every seat. Agent seeds derive from the game seed."""
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise WishError(f"--agents gives {len(specs)} agents for {players} players: give one per seat, "
+                        "or a single one for every seat")
+    return [make_agent(s, seat, agent_seed(seed, seat)) for seat, s in enumerate(specs)]
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    return seed * 1009 + seat
+
+
+def split_specs(text: Optional[str]) -> list:
+    """'random,human' → ['random', 'human']; None → ['random']."""
+    if text is None:
+        return ["random"]
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise WishError(f"--agents '{text}' has an empty entry")
+    return specs
+
+
+def play(state, agents: list, on_log: Optional[Callable] = None) -> list:
+    """Let the agents play `state` to its end; return the actions taken, in order.
+
+    Each agent gets only its seat's view and legal actions. `on_log(line)` receives every new line of the
+    omniscient log as the game goes (including the lines written before the first decision).
+    """
+    taken: list = []
+    shown = 0
+    while True:
+        if on_log is not None:
+            for entry in state.log[shown:]:
+                on_log(entry.text_for(None))
+            shown = len(state.log)
+        if state.is_over:
+            return taken
+        seat = state.to_move[0]
+        agent = agents[seat]
+        action = agent.act(state.view(seat) if agent.uses_view else None, state.legal_actions(seat))
+        state.apply(action)
+        taken.append(action)
+
+
+from .human import HumanAgent, Quit  # noqa: E402
+from .random import RandomAgent  # noqa: E402
+
+register("random", RandomAgent)
+register("human", HumanAgent)
+
+__all__ = ["AGENTS", "Agent", "HumanAgent", "Quit", "RandomAgent", "agent_seed", "make_agent", "make_agents",
+           "parse_spec", "play", "register", "split_specs"]

@@ -1,0 +1,174 @@
+"""HumanAgent: a person at the terminal. It shows what its seat sees and reads a choice.
+
+On each turn it prints the log lines that are new for its seat, the public and per-player variables, the zones
+(cards the seat cannot see as '?'), the announcements, then the prompt and numbered options. An answer is a
+number, an option's label (case-insensitive, quotes optional) or a unique beginning of one; `?` or `help`
+lists the options again. Answers read from a file or pipe are echoed, so a transcript reads like a session.
+End of input or Ctrl-C raises `Quit`.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Optional, TextIO
+
+from ..engine import Action
+from . import Agent
+
+MAX_ANNOUNCEMENTS = 12
+
+
+class Quit(Exception):
+    """The person left the game (end of input or Ctrl-C)."""
+
+
+class HumanAgent(Agent):
+    """Plays one seat from a text stream; `input`/`output` default to stdin/stdout at the time of use."""
+
+    name = "human"
+
+    def __init__(self, seat: int, seed: int = 0, input: Optional[TextIO] = None, output: Optional[TextIO] = None):
+        super().__init__(seat, seed)
+        self._input = input
+        self._output = output
+        self.shown = 0
+
+    @property
+    def input(self) -> TextIO:
+        return self._input if self._input is not None else sys.stdin
+
+    @property
+    def output(self) -> TextIO:
+        return self._output if self._output is not None else sys.stdout
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.output, flush=True)
+
+    # ---------------------------------------------------------------- showing
+    def show_log(self, lines: list) -> None:
+        """Print the lines of this seat's log not shown yet."""
+        for line in lines[self.shown:]:
+            self.say(f"  {line}")
+        self.shown = max(self.shown, len(lines))
+
+    def show(self, view: dict) -> None:
+        me = view["player"]
+        self.say()
+        self.say(f"── {view['game']} — you are player {me + 1} ──")
+        self.show_log(view.get("log", []))
+        if view.get("vars"):
+            self.say("Game: " + _pairs(view["vars"]))
+        for p, pv in enumerate(view.get("player_vars", [])):
+            if pv:
+                you = " (you)" if p == me else ""
+                self.say(f"player {p + 1}{you}: " + _pairs(pv))
+        for z in view.get("zones", []):
+            self.say(f"{z['zone']} [{len(z['cards'])}]: {_cards(z['cards'])}")
+        ann = view.get("announcements") or []
+        if ann:
+            more = f"… ({len(ann) - MAX_ANNOUNCEMENTS} earlier), " if len(ann) > MAX_ANNOUNCEMENTS else ""
+            self.say("Announcements: " + more + ", ".join(map(str, ann[-MAX_ANNOUNCEMENTS:])))
+
+    def show_options(self, prompt: str, actions: list) -> None:
+        self.say(prompt)
+        width = len(str(len(actions)))
+        for i, a in enumerate(actions, 1):
+            self.say(f"  {i:>{width}}) {a.label}")
+
+    # ---------------------------------------------------------------- choosing
+    def act(self, view: dict, actions: list) -> Action:
+        if not actions:
+            raise ValueError(f"{self!r} was asked to act with no legal actions")
+        self.show(view)
+        decision = view.get("decision") or {}
+        prompt = decision.get("prompt") or "Your choice"
+        self.show_options(prompt, actions)
+        while True:
+            answer = self.read(f"player {self.seat + 1}> ")
+            if answer.lower() in ("?", "help"):
+                self.show_options(prompt, actions)
+                continue
+            choice, problem = pick(answer, actions)
+            if choice is not None:
+                return choice
+            self.say(problem)
+
+    def read(self, prompt: str) -> str:
+        self.output.write(prompt)
+        self.output.flush()
+        try:
+            line = self.input.readline()
+        except KeyboardInterrupt:
+            raise Quit() from None
+        if not line:
+            self.say()
+            raise Quit()
+        if not _isatty(self.input):
+            self.output.write(line if line.endswith("\n") else line + "\n")
+        return line.strip()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def pick(answer: str, actions: list) -> tuple:
+    """(the action an answer names, None) or (None, why it names none)."""
+    n = len(actions)
+    usage = f"Answer with a number from 1 to {n} or an option's name ('?' lists them)."
+    if not answer:
+        return None, usage
+    if answer.isdigit():
+        i = int(answer)
+        return (actions[i - 1], None) if 1 <= i <= n else (None, f"There is no option {i}. " + usage)
+    want = _norm(answer)
+    exact = [a for a in actions if _norm(a.label) == want]
+    if exact:
+        return exact[0], None
+    starts = [a for a in actions if _norm(a.label).startswith(want)]
+    if len(starts) == 1:
+        return starts[0], None
+    if starts:
+        shown = ", ".join(a.label for a in starts[:6]) + (" …" if len(starts) > 6 else "")
+        return None, f"'{answer}' could be {shown}. Type more of it, or a number."
+    return None, f"'{answer}' is not an option. " + usage
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.replace('"', "").lower().split())
+
+
+def _pairs(values: dict) -> str:
+    return ", ".join(f"{k} {_plain(v)}" for k, v in values.items())
+
+
+def _plain(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def _cards(cards: list) -> str:
+    """Visible card names; runs of hidden cards as '?' or '? ×N'."""
+    if not cards:
+        return "(empty)"
+    parts, hidden = [], 0
+    for c in cards:
+        if c.get("hidden"):
+            hidden += 1
+            continue
+        if hidden:
+            parts.append(_hidden(hidden))
+            hidden = 0
+        parts.append(c["name"] + ("" if c.get("face_up", True) else " (face down)"))
+    if hidden:
+        parts.append(_hidden(hidden))
+    return ", ".join(parts)
+
+
+def _hidden(k: int) -> str:
+    return "?" if k == 1 else f"? ×{k}"

@@ -1,0 +1,190 @@
+"""The `wishdsl` command: run, check and test games.
+
+    wishdsl run GAME [--players N] [--seed S] [--variant V] [--agents A,B,…] [--human SEAT] [--json] [--quiet]
+    wishdsl check GAME…
+    wishdsl test PATH…
+
+A user's mistake (a bad file, an unknown option) prints a diagnostic to stderr and exits 1; an abandoned
+game exits 130. An agent that answers with an illegal action is a bug: its IllegalAction propagates.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import sys
+from pathlib import Path
+from typing import Optional
+
+from dsl.errors import IllegalAction, WishError
+
+EXIT_ABANDONED = 130
+
+
+def main(argv: Optional[list] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except IllegalAction:
+        raise
+    except WishError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nGame abandoned.", file=sys.stderr)
+        return EXIT_ABANDONED
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="wishdsl", description="Check, play and test .wish tabletop games.")
+    ap.add_argument("--version", action="version", version=f"wishdsl {version()}")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="play a game with agents or people at the terminal")
+    run.add_argument("game", metavar="GAME", help="a .wish file")
+    run.add_argument("--players", type=int, help="number of players (default 4, kept within the game's range)")
+    run.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed first)")
+    run.add_argument("--variant", help="play this variant of the game")
+    run.add_argument("--agents", metavar="A,B,…",
+                     help="one agent per seat, or one for all: random, human, random:seed=5, "
+                          "mcts:iterations=400;c=1.4 (options separated by ';')")
+    run.add_argument("--human", type=int, metavar="SEAT", help="play seat SEAT (1-based) yourself")
+    out = run.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON document instead of the log")
+    out.add_argument("--quiet", action="store_true", help="print only the seed and the result")
+    run.set_defaults(func=cmd_run)
+
+    check = sub.add_parser("check", help="check .wish files and print every problem")
+    check.add_argument("games", nargs="+", metavar="GAME")
+    check.set_defaults(func=cmd_check)
+
+    test = sub.add_parser("test", help="run rule scenarios (YAML files or folders of them)")
+    test.add_argument("paths", nargs="+", metavar="PATH")
+    test.set_defaults(func=cmd_test)
+    return ap
+
+
+def version() -> str:
+    from importlib import metadata
+    try:
+        return metadata.version("wishdsl")
+    except metadata.PackageNotFoundError:
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            m = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
+        except OSError:
+            m = None
+        return m.group(1) if m else "unknown"
+
+
+# ---------------------------------------------------------------- run
+def cmd_run(args) -> int:
+    from . import load_game
+    from .agents import HumanAgent, Quit, play
+
+    game = load_game(args.game, args.variant)
+    players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    agents, specs = seat_agents(args, players, seed)
+    humans = [a for a in agents if isinstance(a, HumanAgent)]
+    if humans and args.json:
+        raise WishError("a human player cannot play a game printed as --json")
+    state = game.new_state(players, seed)
+    print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
+    on_log = None if (args.json or args.quiet or humans) else print
+    try:
+        actions = play(state, agents, on_log)
+    except Quit:
+        print("Game abandoned.", file=sys.stderr)
+        return EXIT_ABANDONED
+    for h in humans:
+        h.show_log(state.log_lines(h.seat))
+    if args.json:
+        doc = {"game": game.name, "variant": args.variant, "players": players, "seed": seed, "agents": specs,
+               "actions": [[a.player, a.label] for a in actions], "log": state.log_lines(),
+               "scores": state.scores(), "winners": state.winners()}
+        print(dump_json(doc))
+    else:
+        print_result(state)
+    return 0
+
+
+def seat_agents(args, players: int, seed: int) -> tuple:
+    """The agent of every seat from --agents and --human, and the spec of each."""
+    from .agents import make_agent, make_agents, split_specs
+
+    specs = split_specs(args.agents)
+    agents = make_agents(specs, players, seed)
+    specs = specs * players if len(specs) == 1 else specs
+    if args.human is not None:
+        if not 1 <= args.human <= players:
+            raise WishError(f"--human {args.human}: seats are 1 to {players}")
+        agents[args.human - 1] = make_agent("human", args.human - 1, 0)
+        specs[args.human - 1] = "human"
+    return agents, specs
+
+
+def dump_json(doc: dict) -> str:
+    """One key per line, each value compact."""
+    rows = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items()]
+    return "{\n" + ",\n".join(rows) + "\n}"
+
+
+def print_result(state) -> None:
+    print("Result:")
+    winners = set(state.winners())
+    for p, score in enumerate(state.scores()):
+        print(f"  {state.player_name(p)}: {score}" + ("  (winner)" if p in winners else ""))
+    if winners:
+        print("Winner: " + " and ".join(state.player_name(p) for p in sorted(winners)))
+    else:
+        print("Nobody wins.")
+
+
+# ---------------------------------------------------------------- check
+def cmd_check(args) -> int:
+    from dsl.parser import parse_file
+    from dsl.variants import variant_names
+
+    from . import check_program
+
+    failed = 0
+    for path in args.games:
+        try:
+            program = parse_file(path)
+            sym = check_program(program)
+        except WishError as err:
+            print(err.render(), file=sys.stderr)
+            failed += 1
+            continue
+        n = len(variant_names(program))
+        print(f"ok: {path} (game {sym.game.name}, {n} variant{'' if n == 1 else 's'})")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- test
+def cmd_test(args) -> int:
+    from .scenario import run_paths
+
+    results = run_paths(list(args.paths))
+    if not results:
+        print("no scenarios found in " + ", ".join(args.paths), file=sys.stderr)
+        return 1
+    failed = 0
+    for r in results:
+        print(f"{'PASS' if r.ok else 'FAIL'} {r.path}: {r.name}")
+        if not r.ok:
+            failed += 1
+            for line in (r.message or "").splitlines():
+                print(f"    {line}")
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
