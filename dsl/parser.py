@@ -20,6 +20,27 @@ MAX_DEPTH = 200
 _parser: Optional[lark.Lark] = None
 
 
+# Keywords of statements and expressions are reserved everywhere; keywords of declarations only at the start
+# of a line, where declarations begin (so "card" or "play" may still name things elsewhere).
+RESERVED = frozenset(
+    "let if else for in repeat while move shuffle peek reveal turn swap announce log choose simultaneously act "
+    "resolve emit require end transfer and or not true false none then".split())
+RESERVED_AT_LINE_START = frozenset(
+    "game enum card cards zone var param event function procedure action abilities when setup play scoring "
+    "variant remove player invariant".split())
+_KEYWORD_TYPES: dict = {}
+
+
+def _reserve(tok: Token) -> Token:
+    """The contextual lexer reads a keyword as a NAME where no keyword fits; give it back its keyword type."""
+    word = tok.value
+    if word in RESERVED or (tok.column == 1 and word in RESERVED_AT_LINE_START):
+        kind = _KEYWORD_TYPES.get(word)
+        if kind is not None:
+            tok.type = kind
+    return tok
+
+
 def grammar_parser() -> lark.Lark:
     """The LALR parser, built once per process and cached on disk between processes."""
     global _parser
@@ -31,7 +52,11 @@ def grammar_parser() -> lark.Lark:
             propagate_positions=True,
             maybe_placeholders=True,
             cache=True,
+            lexer_callbacks={"NAME": _reserve},
         )
+        for t in _parser.terminals:
+            if getattr(t.pattern, "type", "") == "str" and t.pattern.value.isidentifier():
+                _KEYWORD_TYPES[t.pattern.value] = t.name
     return _parser
 
 
