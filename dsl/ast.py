@@ -69,13 +69,20 @@ class FieldOf(Expr):
 
 
 @attrs.define(eq=False)
-class Generator(Node):
-    """`elem for var in source if cond` inside a call or a list."""
+class GenClause(Node):
+    """`for var in source if cond`, one clause of a generator."""
 
-    elem: Expr
     var: str
     source: Expr
     cond: Optional[Expr] = None
+
+
+@attrs.define(eq=False)
+class Generator(Node):
+    """`elem for var in source if cond [for …]` inside a call or a list; later clauses nest in earlier ones."""
+
+    elem: Expr
+    clauses: list
 
 
 @attrs.define(eq=False)

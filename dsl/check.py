@@ -749,16 +749,17 @@ class Checker:
         return T.ANY
 
     def gen(self, g: A.Generator, sc: Scope) -> T.Type:
-        st = self.expr(g.source, sc)
-        et = st.element()
-        if et is None:
-            self.error(g.source, f"'for … in' needs a list, set or zone, found {st}")
-            et = T.ANY
         inner = sc.child()
-        self.no_shadow(g, g.var)
-        inner.locals[g.var] = et
-        if g.cond is not None:
-            self.expect(g.cond, T.BOOL, inner, "a filter")
+        for cl in g.clauses:
+            st = self.expr(cl.source, inner)
+            et = st.element()
+            if et is None:
+                self.error(cl.source, f"'for … in' needs a list, set or zone, found {st}")
+                et = T.ANY
+            self.no_shadow(cl, cl.var)
+            inner.locals[cl.var] = et
+            if cl.cond is not None:
+                self.expect(cl.cond, T.BOOL, inner, "a filter")
         return self.expr(g.elem, inner)
 
     def e_Call(self, e: A.Call, sc):

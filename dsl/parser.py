@@ -627,8 +627,11 @@ class ToAst(Transformer):
     def args(self, meta, *items):
         return list(items)
 
-    def generator(self, meta, elem, var, source, cond):
-        return A.Generator(elem, str(var), source, cond, span=self._span(meta))
+    def generator(self, meta, elem, *clauses):
+        return A.Generator(elem, list(clauses), span=self._span(meta))
+
+    def gen_clause(self, meta, var, source, cond):
+        return A.GenClause(str(var), source, cond, span=self._span(meta))
 
 
 class _SyntaxProblem(Exception):

@@ -116,27 +116,33 @@ class Compiler:
                 st.call_depth -= 1
         return call
 
-    def source_of(self, e: A.Call):
-        """(collection closure, element closure or None, filter or None, variable) of a builtin's argument."""
-        if e.gen is not None:
-            g = e.gen
-            return self.coll(g.source), self.expr(g.elem), (self.expr(g.cond) if g.cond else None), g.var
-        return self.coll(e.args[0]), None, None, None
-
-    def items(self, e: A.Call):
-        src, elem, cond, var = self.source_of(e)
-        if elem is None:
-            return src
+    def generator(self, g: A.Generator):
+        """A closure giving the tuple of values a generator produces (clauses nest left to right)."""
+        clauses = [(cl.var, self.coll(cl.source), self.expr(cl.cond) if cl.cond else None) for cl in g.clauses]
+        elem = self.expr(g.elem)
 
         def gen(st, env):
-            local = dict(env)
             out = []
-            for x in src(st, env):
-                local[var] = x
-                if cond is None or cond(st, local):
+            local = dict(env)
+
+            def walk(i):
+                if i == len(clauses):
                     out.append(elem(st, local))
+                    return
+                var, src, cond = clauses[i]
+                for x in src(st, local):
+                    local[var] = x
+                    if cond is None or cond(st, local):
+                        walk(i + 1)
+            walk(0)
             return tuple(out)
         return gen
+
+    def items(self, e: A.Call):
+        """The values a builtin works on: its generator's, or its one argument's."""
+        if e.gen is not None:
+            return self.generator(e.gen)
+        return self.coll(e.args[0])
 
     def builtin(self, e: A.Call, name: str):
         span = e.span
@@ -188,19 +194,7 @@ class Compiler:
 
     def x_ListLit(self, e: A.ListLit):
         if e.gen is not None:
-            g = e.gen
-            src, elem, var = self.coll(g.source), self.expr(g.elem), g.var
-            cond = self.expr(g.cond) if g.cond else None
-
-            def gen(st, env):
-                local = dict(env)
-                out = []
-                for x in src(st, env):
-                    local[var] = x
-                    if cond is None or cond(st, local):
-                        out.append(elem(st, local))
-                return tuple(out)
-            return gen
+            return self.generator(e.gen)
         parts = [self.expr(i) for i in e.items]
         return lambda st, env: tuple(p(st, env) for p in parts)
 

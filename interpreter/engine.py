@@ -453,8 +453,7 @@ class State(StateData):
                     if not cond(self, env):
                         reason = message
                         break
-                label = " ".join([name] + [views.label_of(self, v, t, who) for v, t in zip(values, a.param_types)])
-                out.append(((name, values), label, reason))
+                out.append(((name, values), self.action_label(a, values, who), reason))
                 if len(out) > MAX_ACTION_OPTIONS:
                     raise WishRuntimeError(f"action '{name}' has more than {MAX_ACTION_OPTIONS} options", a.span)
         return _dedupe_labels(out)
@@ -478,9 +477,13 @@ class State(StateData):
         name, values = key
         a = self.game.actions[name]
         env = {"you": who, **dict(zip(a.param_names, values))}
-        label = " ".join([name] + [views.label_of(self, v, t, who) for v, t in zip(values, a.param_types)])
-        self.write_log(f"{self.player_name(who)}: {label}")
+        views.log_label(self, who, lambda viewer: self.action_label(a, values, viewer))
         self.push(a.code, env, ("action", name), depth, span)
+
+    def action_label(self, a, values: tuple, viewer) -> str:
+        """`travel forest`, `swap card 1 of hand of player 1, "Flight"`: the action and its parameters."""
+        parts = [views.label_of(self, v, t, viewer) for v, t in zip(values, a.param_types)]
+        return a.name + (" " + ", ".join(parts) if parts else "")
 
     def resolve_instant(self, card: int, depth: int, span) -> None:
         d = self.game.card_def_of[card]

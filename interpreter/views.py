@@ -9,8 +9,16 @@ from __future__ import annotations
 from typing import Optional
 
 
+PUBLIC = -1  # as a viewer: someone who knows only what every player knows
+
+
 def knows(st, card: int, player: Optional[int]) -> bool:
-    return player is None or bool((st.known[card] >> player) & 1)
+    """Does `player` know this card? None is the omniscient reader of the full log; PUBLIC knows what all know."""
+    if player is None:
+        return True
+    if player == PUBLIC:
+        return st.known[card] == st.all_mask
+    return bool((st.known[card] >> player) & 1)
 
 
 def card_position(st, card: int) -> str:
@@ -110,18 +118,22 @@ def log_cards(st, cards, rest: str, pattern: str, only: Optional[int] = None) ->
     st.write_log(full, mask, masked)
 
 
-def log_choice(st, who: int, value, ty, verb: str) -> None:
-    """`player 2: guess palm_tree` — the label as the decider saw it, so a reader can type it."""
-    cards = _cards_in(value, ty)
-    text = value if ty is not None and ty.kind == "text" else f"{verb} {label_of(st, value, ty, None)}"
-    full = f"{st.player_name(who)}: {text}"
-    mask = st.all_mask
-    for c in cards:
-        mask &= st.known[c]
-    if mask == st.all_mask:
-        st.write_log(full)
+def log_label(st, who: int, label_for) -> None:
+    """Log `player N: LABEL`: the decider reads the label as they saw it (card names they know, which a
+    reader can type); everyone else reads the public form (positions of cards not known to all)."""
+    mine, public = label_for(who), label_for(PUBLIC)
+    name = st.player_name(who)
+    if mine == public:
+        st.write_log(f"{name}: {mine}")
     else:
-        st.write_log(full, mask, f"{st.player_name(who)}: {verb} a hidden card")
+        st.write_log(f"{name}: {mine}", 1 << who, f"{name}: {public}")
+
+
+def log_choice(st, who: int, value, ty, verb: str) -> None:
+    if ty is not None and ty.kind == "text":
+        st.write_log(f"{st.player_name(who)}: {value}")
+        return
+    log_label(st, who, lambda viewer: f"{verb} {label_of(st, value, ty, viewer)}")
 
 
 def _card_view(st, c: int, player: int) -> dict:
