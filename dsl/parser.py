@@ -684,6 +684,11 @@ def _parse_tree(text: str, path: str):
         if not after or len(diags) >= MAX_SYNTAX_ERRORS:
             return None, diags
         first = before[-1] if before else err
+        while before and first in before and before.index(first) > 0:
+            prev = before[before.index(first) - 1]
+            if not lines[prev].lstrip().startswith(('"""', "@")):
+                break
+            first = prev
         for i in range(first, after[0]):
             lines[i] = ""
 

@@ -22,6 +22,9 @@ from .engine import State
 from .state import data_from_json
 
 
+LOGGED_KINDS = ("int", "bag", "player", "enum")  # changes of these are logged unless the var is @quiet
+
+
 @attrs.define
 class VarInfo:
     name: str
@@ -177,7 +180,9 @@ class Game:
         minimum = None
         if v.minimum is not None:
             minimum = comp.expr(v.minimum)(None, {})
-        return VarInfo(v.name, ty, comp.expr(v.init), minimum, ty.kind not in ("text",))
+        names = {a.name for a in v.annots}
+        logged = "logged" in names or ("quiet" not in names and ty.kind in LOGGED_KINDS and not ty.optional)
+        return VarInfo(v.name, ty, comp.expr(v.init), minimum, logged)
 
     def _action(self, comp, a: A.Action) -> ActionDef:
         names, types, domains = [], [], []

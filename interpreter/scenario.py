@@ -31,6 +31,8 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       options: {player 2: ["slap", "wait"]}   # labels offered now; or {count, includes, excludes}
       log: ["guessed right"]          # each must appear in some line of the full log
       log_count: {"guessed": 1}       # how many log lines contain the text
+      sees: {player 1: {centre: ["?", "Flight"], hand of player 2: ["?", "?", "?"]}}
+                                      # a zone as that player's view shows it: names it knows, "?" for the others
 
 Values follow the variable's type: "player N", enum member names, card names, lists, {member: n} for a bag
 (replaced whole by a fixture, checked member by member by `expect`), null for none. The check names win over a
@@ -58,7 +60,7 @@ SCENARIO_KEYS = ("name", "game", "variant", "players", "seed", "given", "do", "e
 FILE_KEYS = ("game", "variant", "players", "seed", "scenarios")
 INHERITED = ("game", "variant", "players", "seed")
 STEP_KEYS = ("arrange", "set", "expect", "illegal")
-CHECKS = ("announcements", "over", "winners", "scores", "to_move", "options", "log", "log_count")
+CHECKS = ("announcements", "over", "winners", "scores", "to_move", "options", "log", "log_count", "sees")
 COLLECTION_KEYS = ("count", "includes", "excludes")
 fail = V.fail
 
@@ -390,6 +392,19 @@ class Runner:
             seat = V.seat_of(st, key, "expect options")
             labels = [a.label for a in st.legal_actions(seat)]
             out.extend(compare_collection(f"options of {key}", labels, v))
+        return out
+
+    def check_sees(self, value) -> list:
+        """What a player's view shows of zones: the names of cards it knows, "?" for the others."""
+        st = self.st
+        out = []
+        for key, zones in V.mapping_of(value, "expect sees").items():
+            seat = V.seat_of(st, key, "expect sees")
+            shown = {z["zone"]: [c.get("name", "?") for c in z["cards"]] for z in st.view(seat)["zones"]}
+            for zone, want in V.mapping_of(zones, f"expect sees {key}").items():
+                if zone not in shown:
+                    fail(V.hinted(f"expect sees {key}: unknown zone {zone!r}", str(zone), list(shown)))
+                out.extend(compare_list(f"{key} sees {zone}", shown[zone], V.texts_of(want, f"sees {zone}")))
         return out
 
     def check_log(self, value) -> list:
