@@ -81,13 +81,12 @@ class Compiler:
         if kind == "pzone":
             zi = self.g.pzone_index[name]
             return lambda st, env: st.pzone_slot(zi, obj(st, env))
+        # A card's identity is looked up through st.game at run time, never captured here: a state may be
+        # given a game whose cards differ only in identity (that is how the view tests change hidden cards).
         if kind == "cbuiltin":
-            defs = self.g.card_defs
-            return lambda st, env: defs[st.game.card_def_of[obj(st, env)]].name
+            return lambda st, env: st.game.card_defs[st.game.card_def_of[obj(st, env)]].name
         if kind == "cfield":
-            def_of = self.g.card_def_of
-            defs = self.g.card_defs
-            return lambda st, env: defs[def_of[obj(st, env)]].fields[name]
+            return lambda st, env: st.game.card_defs[st.game.card_def_of[obj(st, env)]].fields[name]
         raise AssertionError(e.ref)
 
     def x_Call(self, e: A.Call):

@@ -293,8 +293,10 @@ class ChooseOp(Op):
         values = tuple(self.options(st, env, who) if self.distinct else self.options(st, env))
         if not values:
             raise WishRuntimeError(f"player {who + 1} must choose, but there is nothing to choose from", self.span)
-        labels = st.option_labels(values, self.elem, who, self.verb)
-        st.decision = Decision((who,), (values,), (labels,), self.prompt or "Choose", self.code, self.index)
+        st.decision = Decision((who,), (values,), None, self.prompt or "Choose", self.code, self.index)
+
+    def labels(self, st, values, who) -> tuple:
+        return st.option_labels(values, self.elem, who, self.verb)
 
     def answer(self, st, frame, answers):
         (who, value), = answers.items()
@@ -317,7 +319,7 @@ class SimultaneousOp(Op):
         who = tuple(self.players(st, env))
         if not who:
             return
-        values, labels = [], []
+        values = []
         for p in who:
             local = dict(env)
             local[self.var] = p
@@ -325,8 +327,10 @@ class SimultaneousOp(Op):
             if not vs:
                 raise WishRuntimeError(f"player {p + 1} must choose, but there is nothing to choose from", self.span)
             values.append(vs)
-            labels.append(st.option_labels(vs, self.elem, p, self.verb))
-        st.decision = Decision(who, tuple(values), tuple(labels), self.prompt or "Choose", self.code, self.index)
+        st.decision = Decision(who, tuple(values), None, self.prompt or "Choose", self.code, self.index)
+
+    def labels(self, st, values, who) -> tuple:
+        return st.option_labels(values, self.elem, who, self.verb)
 
     def answer(self, st, frame, answers):
         for p in sorted(answers):
@@ -355,6 +359,10 @@ class ActOp(Op):
         labels = tuple(lbl for _, lbl in legal)
         st.decision = Decision((who,), (values,), (labels,), self.prompt or "Take an action", self.code, self.index,
                                kinds="act")
+
+    def labels(self, st, values, who) -> tuple:
+        wanted = set(values)
+        return tuple(lbl for key, lbl, reason in st.action_options(self.actions, who) if key in wanted)
 
     def answer(self, st, frame, answers):
         (who, key), = answers.items()

@@ -43,7 +43,7 @@ class State(StateData):
         lay = st.lay
         st.zones = [[] for _ in range(lay.slots)]
         ncards = len(game.card_def_of)
-        st.where, st.face, st.known = [0] * ncards, [False] * ncards, [0] * ncards
+        st.where, st.face, st.known, st.seen = [0] * ncards, [False] * ncards, [0] * ncards, [0] * ncards
         for c, slot in enumerate(game.card_start):
             st.zones[slot].append(c)
             st.where[c] = slot
@@ -99,7 +99,7 @@ class State(StateData):
         for i, p in enumerate(d.players):
             if p in d.answers or (player is not None and p != player):
                 continue
-            out.extend(Action(p, lbl) for lbl in d.labels[i])
+            out.extend(Action(p, lbl) for lbl in self.labels(d)[i])
         return out
 
     def apply(self, action: Union[Action, str], player: Optional[int] = None) -> None:
@@ -113,7 +113,7 @@ class State(StateData):
             label = str(action)
         if player is None:
             waiting = [p for p in d.players if p not in d.answers]
-            having = [p for p in waiting if label in d.labels[d.players.index(p)]]
+            having = [p for p in waiting if label in self.labels(d)[d.players.index(p)]]
             if len(having) > 1:
                 raise IllegalAction(f"several players may choose '{label}': say which player")
             player = having[0] if having else waiting[0]
@@ -123,7 +123,7 @@ class State(StateData):
         if player in d.answers:
             raise IllegalAction(f"{self.player_name(player)} has already answered")
         i = d.players.index(player)
-        labels = d.labels[i]
+        labels = self.labels(d)[i]
         if label not in labels:
             raise IllegalAction(self._why_not(d, player, label, labels))
         d.answers[player] = d.values[i][labels.index(label)]
@@ -137,6 +137,15 @@ class State(StateData):
         op = self.game.codes[d.code].ops[d.op]
         self._guard(op.answer, frame, d.answers, op.span)
         self.run()
+
+    def labels(self, d) -> tuple:
+        """The option labels of decision `d`, per deciding player, as each of them sees the options.
+        Computed from the stored option values when first asked for; nothing changes while a decision waits,
+        so they are stable."""
+        if d.labels is None:
+            op = self.game.codes[d.code].ops[d.op]
+            d.labels = tuple(op.labels(self, values, who) for who, values in zip(d.players, d.values))
+        return d.labels
 
     def _why_not(self, d, player, label, labels) -> str:
         if d.kinds == "act":
@@ -172,13 +181,10 @@ class State(StateData):
     def player_name(self, p) -> str:
         return f"player {p + 1}" if p is not None else "nobody"
 
-    def log_lines(self, player: Optional[int] = None) -> list:
-        out = []
-        for e in self.log:
-            t = e.text_for(player)
-            if t is not None:
-                out.append(t)
-        return out
+    def log_lines(self, player: Optional[int] = None, start: int = 0) -> list:
+        """The log as `player` may read it (None: everything), from line `start` on."""
+        game = self.game
+        return [e.render(game, player) for e in self.log[start:]]
 
     # ---------------------------------------------------------------- the run loop
     def run(self) -> None:
@@ -333,7 +339,8 @@ class State(StateData):
         for v, p, old, value in changes:
             if v.logged:
                 owner = f"{self.player_name(p)} " if p is not None else ""
-                self.write_log(f"{owner}{v.name}: {self.render(old, v.ty)} → {self.render(value, v.ty)}")
+                self.write_parts([f"{owner}{v.name}: ", *views.log_parts(self, old, v.ty), " → ",
+                                  *views.log_parts(self, value, v.ty)])
         for v, p, old, value in changes:
             self.emit(("changed", v.name), (old, value) if p is None else (p, old, value))
 
@@ -353,6 +360,7 @@ class State(StateData):
             self.face[c] = False
             if vis == "owner":
                 self.known[c] |= 1 << self.lay.slot_owner[slot]
+        self.seen[c] |= self.known[c]
 
     def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
         if not cards:
@@ -376,7 +384,7 @@ class State(StateData):
                                    span, state=self)
         srcs = {s for _, s in moved}
         src_name = self.lay.slot_names[moved[0][1]] if len(srcs) == 1 else "several places"
-        self.log_cards(cards, f"from {src_name} to {self.lay.slot_names[dest]}", "{cards} move{s} {rest}")
+        self.log_cards(cards, "{cards} move{s} from " + src_name + " to " + self.lay.slot_names[dest])
         for c, src in moved:
             self.emit(("moved",), (c, src, dest))
 
@@ -392,22 +400,23 @@ class State(StateData):
     def peek(self, cards: tuple, who: int) -> None:
         for c in cards:
             self.known[c] |= 1 << who
+            self.seen[c] |= 1 << who
         if cards:
-            self.log_cards(cards, self.player_name(who), "{rest} looks at {cards}", only=1 << who)
+            self.log_cards(cards, self.player_name(who) + " looks at {cards}")
 
     def reveal(self, cards: tuple) -> None:
         for c in cards:
-            self.known[c] = self.all_mask
+            self.known[c] = self.seen[c] = self.all_mask
         if cards:
-            self.log_cards(cards, "", "revealed: {cards}")
+            self.log_cards(cards, "revealed: {cards}")
 
     def turn(self, cards: tuple, up: bool) -> None:
         for c in cards:
             self.face[c] = up
             if up:
-                self.known[c] = self.all_mask
+                self.known[c] = self.seen[c] = self.all_mask
         if cards:
-            self.log_cards(cards, "up" if up else "down", "{cards} turned face {rest}")
+            self.log_cards(cards, "{cards} turned face " + ("up" if up else "down"))
 
     def swap(self, a: int, b: int, span) -> None:
         za, zb = self.where[a], self.where[b]
@@ -416,7 +425,7 @@ class State(StateData):
         self.where[a], self.where[b] = zb, za
         self._enter(a, zb, None)
         self._enter(b, za, None)
-        self.log_cards((a, b), "", "{cards} swap places")
+        self.log_cards((a, b), "{cards} swap places")
         self.emit(("moved",), (a, za, zb))
         self.emit(("moved",), (b, zb, za))
 
@@ -477,7 +486,7 @@ class State(StateData):
         name, values = key
         a = self.game.actions[name]
         env = {"you": who, **dict(zip(a.param_names, values))}
-        views.log_label(self, who, lambda viewer: self.action_label(a, values, viewer))
+        views.log_label(self, who, views.action_label_parts(self, a, values))
         self.push(a.code, env, ("action", name), depth, span)
 
     def action_label(self, a, values: tuple, viewer) -> str:
@@ -495,8 +504,11 @@ class State(StateData):
         self.push(code, env, None, depth, span)
 
     # ---------------------------------------------------------------- the log
-    def write_log(self, text: str, mask: int = -1, masked: Optional[str] = None) -> None:
-        self.log.append(LogEntry(text, mask, masked))
+    def write_log(self, text: str) -> None:
+        self.log.append(LogEntry((text,)))
+
+    def write_parts(self, parts: list) -> None:
+        self.log.append(LogEntry(tuple(parts)))
 
     def render(self, value, ty, viewer: Optional[int] = None) -> str:
         return views.render(self, value, ty, viewer)
@@ -504,8 +516,8 @@ class State(StateData):
     def log_values(self, parts) -> None:
         views.log_values(self, parts)
 
-    def log_cards(self, cards, rest: str, pattern: str, only: Optional[int] = None) -> None:
-        views.log_cards(self, cards, rest, pattern, only)
+    def log_cards(self, cards, pattern: str) -> None:
+        views.log_cards(self, cards, pattern)
 
     def log_choice(self, who: int, value, ty, verb: str) -> None:
         views.log_choice(self, who, value, ty, verb)

@@ -57,7 +57,7 @@ class Decision:
     def __init__(self, players, values, labels, prompt, code, op, answers=None, kinds=None):
         self.players = players  # tuple of seats; several for a simultaneous decision
         self.values = values  # per player: tuple of option values
-        self.labels = labels  # per player: tuple of labels
+        self.labels = labels  # per player: tuple of labels; None until asked for (see State.labels)
         self.prompt = prompt
         self.code = code
         self.op = op
@@ -70,29 +70,42 @@ class Decision:
 
 
 class LogEntry:
-    """One line of the game log. Players in `mask` read `text`; the others read `masked`."""
+    """One line of the game log, kept as parts so that each reader sees only the cards they knew.
 
-    __slots__ = ("text", "mask", "masked")
+    A part is a text, or a card reference `["card", id, knowers, fallback, quoted]` (the name for a reader
+    among `knowers` when the line was written, else `fallback`), or `["cards", ids, knowers]` (names for
+    those who knew them, "a card" for the rest, "N cards" when the reader knew none of them).
+    """
 
-    def __init__(self, text: str, mask: int = -1, masked: Optional[str] = None):
-        self.text = text
-        self.mask = mask
-        self.masked = masked
+    __slots__ = ("parts",)
 
-    def text_for(self, player: Optional[int]) -> Optional[str]:
-        if player is None or self.mask == -1 or (self.mask >> player) & 1:
-            return self.text
-        return self.masked
+    def __init__(self, parts):
+        self.parts = parts
 
-    def __repr__(self) -> str:
-        return self.text
+    def render(self, game, reader: Optional[int]) -> str:
+        return "".join(p if isinstance(p, str) else _render_ref(p, game, reader) for p in self.parts)
+
+
+def _render_ref(part, game, reader) -> str:
+    def known(mask):
+        return reader is None or (mask >> reader) & 1
+
+    if part[0] == "card":
+        _, c, mask, fallback, quoted = part
+        if not known(mask):
+            return fallback
+        return f'"{game.card_name(c)}"' if quoted else game.card_name(c)
+    _, cards, masks = part
+    if not any(known(m) for m in masks):
+        return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
+    return ", ".join(game.card_name(c) if known(m) else "a card" for c, m in zip(cards, masks))
 
 
 class StateData:
     """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
 
     __slots__ = (
-        "n", "seed", "rng", "gvars", "pvars", "zones", "where", "face", "known", "stack", "decision",
+        "n", "seed", "rng", "gvars", "pvars", "zones", "where", "face", "known", "seen", "stack", "decision",
         "log", "observations", "over", "after", "steps", "decisions", "final",
     )
 
@@ -120,6 +133,7 @@ def clone_data(src, dst) -> None:
     dst.where = src.where[:]
     dst.face = src.face[:]
     dst.known = src.known[:]
+    dst.seen = src.seen[:]
     memo: dict = {}
     stack = []
     for f in src.stack:
@@ -155,16 +169,16 @@ def data_to_json(s, fingerprint: str) -> str:
     decision = None
     if d is not None:
         decision = {
-            "players": list(d.players), "values": _listify(d.values), "labels": _listify(d.labels),
+            "players": list(d.players), "values": _listify(d.values),
             "prompt": d.prompt, "code": d.code, "op": d.op,
             "answers": [[p, _listify(v)] for p, v in sorted(d.answers.items())], "kinds": _listify(d.kinds),
         }
     doc = {
         "format": "wishdsl-state-1", "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
         "gvars": _listify(tuple(s.gvars)), "pvars": _listify(tuple(tuple(r) for r in s.pvars)),
-        "zones": s.zones, "where": s.where, "face": s.face, "known": s.known,
+        "zones": s.zones, "where": s.where, "face": s.face, "known": s.known, "seen": s.seen,
         "stack": stack, "envs": envs, "after": after, "decision": decision,
-        "log": [[e.text, e.mask, e.masked] for e in s.log],
+        "log": [_listify(tuple(e.parts)) for e in s.log],
         "observations": _listify(tuple(s.observations)),
         "over": s.over, "steps": s.steps, "decisions": s.decisions, "final": _listify(s.final),
     }
@@ -182,15 +196,16 @@ def data_from_json(doc: dict, s) -> None:
     s.where = list(doc["where"])
     s.face = list(doc["face"])
     s.known = list(doc["known"])
+    s.seen = list(doc["seen"])
     envs = [{k: _tuplify(v) for k, v in e.items()} for e in doc["envs"]]
     s.stack = [Frame(code, envs[env], _tuplify(data), depth, pc) for code, pc, env, data, depth in doc["stack"]]
     s.after = [(t, envs[env], d) for t, env, d in doc["after"]]
     d = doc["decision"]
     s.decision = None
     if d is not None:
-        s.decision = Decision(tuple(d["players"]), _tuplify(d["values"]), _tuplify(d["labels"]), d["prompt"],
+        s.decision = Decision(tuple(d["players"]), _tuplify(d["values"]), None, d["prompt"],
                               d["code"], d["op"], {p: _tuplify(v) for p, v in d["answers"]}, _tuplify(d["kinds"]))
-    s.log = [LogEntry(t, m, x) for t, m, x in doc["log"]]
+    s.log = [LogEntry(tuple(p if isinstance(p, str) else _tuplify(p) for p in parts)) for parts in doc["log"]]
     s.observations = [_tuplify(o) for o in doc["observations"]]
     s.over = doc["over"]
     s.steps = doc["steps"]

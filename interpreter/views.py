@@ -9,16 +9,9 @@ from __future__ import annotations
 from typing import Optional
 
 
-PUBLIC = -1  # as a viewer: someone who knows only what every player knows
-
-
 def knows(st, card: int, player: Optional[int]) -> bool:
-    """Does `player` know this card? None is the omniscient reader of the full log; PUBLIC knows what all know."""
-    if player is None:
-        return True
-    if player == PUBLIC:
-        return st.known[card] == st.all_mask
-    return bool((st.known[card] >> player) & 1)
+    """Does `player` know this card? None is the omniscient reader of the full log."""
+    return player is None or bool((st.known[card] >> player) & 1)
 
 
 def card_position(st, card: int) -> str:
@@ -78,62 +71,68 @@ def option_labels(st, values: tuple, ty, who: int, verb: str) -> tuple:
     return tuple(labels)
 
 
-def _cards_in(value, ty):
-    if ty is None or value is None:
-        return []
-    if ty.kind == "card":
-        return [value]
-    if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "card":
-        return list(value)
-    return []
+def card_ref(st, c: int, quoted: bool, fallback: str) -> tuple:
+    """A log part naming card `c` to the players who know it now, `fallback` to the others."""
+    return ("card", c, st.known[c], fallback, quoted)
+
+
+def log_parts(st, value, ty) -> list:
+    """Log parts of a value: cards become references, anything else its text."""
+    if ty is not None and value is not None:
+        if ty.kind == "card":
+            return [card_ref(st, value, False, "a card")]
+        if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "card":
+            return [("cards", tuple(value), tuple(st.known[c] for c in value))]
+    return [render(st, value, ty)]
+
+
+def label_parts(st, value, ty) -> list:
+    """Log parts of an option's label: a card reads as its quoted name to those who know it, its position
+    to the others (as in `label_of`)."""
+    if ty is not None and ty.kind == "card":
+        return [card_ref(st, value, True, card_position(st, value))]
+    if ty is not None and ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "card":
+        parts: list = ["["]
+        for i, c in enumerate(value):
+            parts += ([", "] if i else []) + label_parts(st, c, ty.elem)
+        return parts + ["]"]
+    return [label_of(st, value, ty, None)]
+
+
+def _join(chunks: list, sep: str) -> list:
+    out: list = []
+    for i, chunk in enumerate(chunks):
+        out += ([sep] if i else []) + chunk
+    return out
 
 
 def log_values(st, parts) -> None:
-    """A `log` statement: full text for players who know every card named, 'a card' for the others."""
-    mask = st.all_mask
-    for v, ty in parts:
-        for c in _cards_in(v, ty):
-            mask &= st.known[c]
-    full = " ".join(render(st, v, ty) for v, ty in parts)
-    if mask == st.all_mask:
-        st.write_log(full)
-        return
-    masked = " ".join(render(st, v, ty, viewer=-1) if _cards_in(v, ty) else render(st, v, ty) for v, ty in parts)
-    st.write_log(full, mask, masked.replace("a card", "a hidden card"))
+    """A `log` statement: each reader sees the cards they know by name, the others as 'a card'."""
+    st.write_parts(_join([log_parts(st, v, ty) for v, ty in parts], " "))
 
 
-def log_cards(st, cards, rest: str, pattern: str, only: Optional[int] = None) -> None:
-    mask = st.all_mask
-    for c in cards:
-        mask &= st.known[c]
-    if only is not None:
-        mask &= only
-    names = ", ".join(st.game.card_name(c) for c in cards)
-    full = pattern.format(cards=names, rest=rest, s="s" if len(cards) == 1 else "")
-    if mask == st.all_mask:
-        st.write_log(full)
-        return
-    n = len(cards)
-    masked = pattern.format(cards="1 card" if n == 1 else f"{n} cards", rest=rest, s="s" if n == 1 else "")
-    st.write_log(full, mask, masked)
+def log_cards(st, cards, pattern: str) -> None:
+    """`pattern` holds {cards} (names to those who know them) and {s} (a verb's -s when one card)."""
+    text = pattern.replace("{s}", "s" if len(cards) == 1 else "")
+    before, _, after = text.partition("{cards}")
+    st.write_parts([before, ("cards", tuple(cards), tuple(st.known[c] for c in cards)), after])
 
 
-def log_label(st, who: int, label_for) -> None:
-    """Log `player N: LABEL`: the decider reads the label as they saw it (card names they know, which a
-    reader can type); everyone else reads the public form (positions of cards not known to all)."""
-    mine, public = label_for(who), label_for(PUBLIC)
-    name = st.player_name(who)
-    if mine == public:
-        st.write_log(f"{name}: {mine}")
-    else:
-        st.write_log(f"{name}: {mine}", 1 << who, f"{name}: {public}")
+def log_label(st, who: int, label: list) -> None:
+    """Log `player N: LABEL`, with the label's cards named only to those who know them."""
+    st.write_parts([f"{st.player_name(who)}: "] + label)
 
 
 def log_choice(st, who: int, value, ty, verb: str) -> None:
     if ty is not None and ty.kind == "text":
         st.write_log(f"{st.player_name(who)}: {value}")
         return
-    log_label(st, who, lambda viewer: f"{verb} {label_of(st, value, ty, viewer)}")
+    log_label(st, who, [f"{verb} "] + label_parts(st, value, ty))
+
+
+def action_label_parts(st, a, values: tuple) -> list:
+    chunks = [label_parts(st, v, t) for v, t in zip(values, a.param_types)]
+    return [a.name] + ([" "] + _join(chunks, ", ") if chunks else [])
 
 
 def _card_view(st, c: int, player: int) -> dict:
@@ -157,10 +156,10 @@ def view(st, player: int) -> dict:
     if d is not None:
         decision = {"prompt": d.prompt, "waiting_for": [p for p in d.players if p not in d.answers]}
         if player in d.players and player not in d.answers:
-            decision["options"] = list(d.labels[d.players.index(player)])
+            decision["options"] = list(st.labels(d)[d.players.index(player)])
         if player in d.answers:
             i = d.players.index(player)
-            decision["answered"] = d.labels[i][d.values[i].index(d.answers[player])]
+            decision["answered"] = st.labels(d)[i][d.values[i].index(d.answers[player])]
     return {
         "game": g.title,
         "player": player,

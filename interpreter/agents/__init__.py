@@ -127,8 +127,8 @@ def play(state, agents: list, on_log: Optional[Callable] = None) -> list:
     shown = 0
     while True:
         if on_log is not None:
-            for entry in state.log[shown:]:
-                on_log(entry.text_for(None))
+            for line in state.log_lines(None, shown):
+                on_log(line)
             shown = len(state.log)
         if state.is_over:
             return taken

@@ -1,0 +1,101 @@
+"""Hidden information: a player's view never depends on cards that player does not know.
+
+The property: take any state of any game, any player p, and give the cards p has never known other
+identities (a permutation among them). p's view — zones, variables, the pending decision and its option
+labels, the log as p reads it — must not change. Identities are changed by giving the state a game whose
+instances map to other card definitions, so every reference to a physical card stays where it was.
+"""
+import copy
+import random
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter import load_game
+
+ROOT = Path(__file__).parent.parent
+CASES = [
+    (str(ROOT / "games" / "three_wishes.wish"), None, 3),
+    (str(ROOT / "games" / "three_wishes.wish"), None, 5),
+    (str(ROOT / "games" / "three_wishes.wish"), "Match", 4),
+    (str(ROOT / "games" / "wunschmaschine.wish"), None, 4),
+    (str(ROOT / "games" / "wunschmaschine.wish"), "Left-Right", 3),
+    (str(Path(__file__).parent / "games" / "engine_test.wish"), "actions", 2),
+]
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def played(case, seed: int, steps: int):
+    path, variant, players = case
+    state = load_game(path, variant).new_state(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def with_identities(state, mapping: dict):
+    """A copy of `state` in which card c has the identity card mapping[c] has in `state`."""
+    game = copy.copy(state.game)
+    game.card_def_of = list(state.game.card_def_of)
+    for c, d in mapping.items():
+        game.card_def_of[c] = state.game.card_def_of[d]
+    game.instances_of = [[] for _ in game.card_defs]
+    for c, d in enumerate(game.card_def_of):
+        game.instances_of[d].append(c)
+    other = state.clone()
+    other.game = game
+    if other.decision is not None:
+        other.decision.labels = None
+    return other
+
+
+def seen_by(state, p):
+    fresh = with_identities(state, {})
+    return fresh.view(p), [a.label for a in fresh.legal_actions(p)]
+
+
+@SETTINGS
+@given(st.sampled_from(CASES), st.integers(0, 10_000), st.integers(0, 40), st.data())
+def test_a_view_does_not_depend_on_cards_its_player_does_not_know(case, seed, steps, data):
+    state = played(case, seed, steps)
+    p = data.draw(st.integers(0, state.n - 1), label="player")
+    unknown = [c for c in range(len(state.seen)) if not (state.seen[c] >> p) & 1]
+    shuffled = data.draw(st.permutations(unknown), label="new identities")
+    other = with_identities(state, dict(zip(unknown, shuffled)))
+    assert seen_by(other, p) == seen_by(state, p)
+
+
+@SETTINGS
+@given(st.sampled_from(CASES), st.integers(0, 10_000), st.integers(0, 40), st.data())
+def test_the_property_has_teeth_changing_a_known_card_changes_the_view(case, seed, steps, data):
+    state = played(case, seed, steps)
+    p = data.draw(st.integers(0, state.n - 1), label="player")
+    g = state.game
+    known = [c for c in range(len(state.known)) if (state.known[c] >> p) & 1
+             and any(state.where[c] == slot for slot in range(len(state.zones)))]
+    pairs = [(a, b) for a in known for b in range(len(state.known))
+             if g.card_name(a) != g.card_name(b)]
+    if not pairs:
+        return
+    a, b = data.draw(st.sampled_from(pairs), label="known card, other identity")
+    other = with_identities(state, {a: b})
+    assert seen_by(other, p)[0] != seen_by(state, p)[0]
+
+
+@SETTINGS
+@given(st.sampled_from(CASES), st.integers(0, 10_000), st.integers(0, 40), st.data())
+def test_forgotten_cards_vanish_from_everything_but_the_log(case, seed, steps, data):
+    """Cards p knew once but not now (shuffled away) no longer show anywhere in p's view but in its history."""
+    state = played(case, seed, steps)
+    p = data.draw(st.integers(0, state.n - 1), label="player")
+    unknown = [c for c in range(len(state.known)) if not (state.known[c] >> p) & 1]
+    shuffled = data.draw(st.permutations(unknown), label="new identities")
+    other = with_identities(state, dict(zip(unknown, shuffled)))
+    (mine, labels), (theirs, other_labels) = seen_by(state, p), seen_by(other, p)
+    mine.pop("log")
+    theirs.pop("log")
+    assert (mine, labels) == (theirs, other_labels)
