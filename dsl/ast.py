@@ -69,6 +69,14 @@ class FieldOf(Expr):
 
 
 @attrs.define(eq=False)
+class Index(Expr):
+    """`name[key]`: one entry of a keyed variable."""
+
+    obj: Expr
+    key: Expr
+
+
+@attrs.define(eq=False)
 class GenClause(Node):
     """`for var in source if cond`, one clause of a generator."""
 
@@ -349,8 +357,14 @@ class EnumMember(Node):
 
 @attrs.define(eq=False)
 class Enum(Decl):
+    """An enumeration; in its table form each member also has fields (`enum Area(crystals: …) { | … | }`)."""
+
     name: str
     members: list = attrs.Factory(list)
+    fields: list = attrs.Factory(list)  # ParamDecl
+    columns: list = attrs.Factory(list)
+    rows: list = attrs.Factory(list)  # CardRow
+    columns_span: Span = NOWHERE
 
 
 @attrs.define(eq=False)
@@ -397,11 +411,14 @@ class Zone(Decl):
 
 @attrs.define(eq=False)
 class Var(Decl):
+    """A variable: shared, one per player, or one per key (`var people[a: Area]: … = …`)."""
+
     name: str
     type: TypeRef
     init: Expr
     per_player: bool = False
     minimum: Optional[Expr] = None
+    keyed_by: Optional["ParamDecl"] = None
 
 
 @attrs.define(eq=False)

@@ -40,6 +40,8 @@ class Symbols:
     game: Optional[A.Game] = None
     enums: dict = attrs.Factory(dict)
     members: dict = attrs.Factory(dict)  # member name → enum name
+    enum_fields: dict = attrs.Factory(dict)  # enum → {field: Type}
+    var_keys: dict = attrs.Factory(dict)  # keyed variable → Type of its key
     kinds: dict = attrs.Factory(dict)
     fields: dict = attrs.Factory(dict)  # kind → {field: Type}
     zones: dict = attrs.Factory(dict)
@@ -146,6 +148,8 @@ class Checker:
             seen[name] = d
             if isinstance(d, A.Enum):
                 s.enums[name] = d
+                if d.columns:
+                    d.members = self.table_members(d)
                 for m in d.members:
                     if m.name in s.members:
                         self.error(m, f"'{m.name}' is already a member of enum {s.members[m.name]}")
@@ -182,6 +186,48 @@ class Checker:
             self.error(A.Span(self.path, 1, 1, 1, 2), "the game has no 'play' section", "add: play { ... }")
         self.declare_types()
 
+    def table_members(self, d: A.Enum) -> list:
+        """The members of an enum written as a table: one row each, named in its `member` column."""
+        members = []
+        allowed = ["member", "display", *(f.name for f in d.fields)]
+        for c in d.columns:
+            if c not in allowed:
+                self.error(d.columns_span, f"unknown column '{c}' for enum {d.name}", did_you_mean(c, allowed))
+        if "member" not in d.columns:
+            self.error(d.columns_span, "an enum table needs a 'member' column")
+            return members
+        for row in d.rows:
+            if len(row.cells) != len(d.columns):
+                self.error(row, f"this row has {len(row.cells)} cells; the table has {len(d.columns)} columns")
+                continue
+            cells = dict(zip(d.columns, row.cells))
+            name = cells["member"]
+            if not isinstance(name, A.Name):
+                self.error(name, "a member is written as a plain name")
+                continue
+            display = cells.get("display")
+            if display is not None and not (isinstance(display, A.Literal) and isinstance(display.value, str)):
+                self.error(display, "a display name is a quoted string")
+                display = None
+            members.append(A.EnumMember(name.name, display.value if display is not None else None, row.annots,
+                                        span=name.span))
+        return members
+
+    def check_enum_tables(self) -> None:
+        for e in self.sym.enums.values():
+            if not e.columns:
+                continue
+            fields = self.sym.enum_fields[e.name]
+            for f in e.fields:
+                if f.name not in e.columns:
+                    self.error(e.columns_span, f"column '{f.name}' is missing")
+            for row in e.rows:
+                if len(row.cells) != len(e.columns):
+                    continue
+                for col, cell in zip(e.columns, row.cells):
+                    if col in fields:
+                        self.expect(cell, fields[col], Scope(pure=True), f"column '{col}'")
+
     def type_of(self, ref: A.TypeRef) -> T.Type:
         t = T.from_ref(ref, set(self.sym.enums), set(self.sym.kinds))
         if t is None:
@@ -196,6 +242,13 @@ class Checker:
 
     def declare_types(self) -> None:
         s = self.sym
+        for name, e in s.enums.items():
+            fields = {}
+            for f in e.fields:
+                if f.name in fields or f.name in ("member", "display", "name"):
+                    self.error(f, f"field '{f.name}' of enum {name} is declared twice or is reserved")
+                fields[f.name] = self.type_of(f.type)
+            s.enum_fields[name] = fields
         for name, k in s.kinds.items():
             fields = {}
             for f in k.fields:
@@ -212,6 +265,13 @@ class Checker:
                            "write 'player zone' for one per player, or use public / hidden")
         for name, (v, _) in list(s.vars.items()):
             s.vars[name] = (v, self.type_of(v.type))
+            if v.keyed_by is not None:
+                kt = self.type_of(v.keyed_by.type)
+                if v.per_player:
+                    self.error(v, "a variable has one value per player or one per key, not both")
+                elif kt.kind not in ("enum", "player", "any") or kt.optional:
+                    self.error(v.keyed_by, f"a variable is keyed by an enum or by player, not by {kt}")
+                s.var_keys[name] = kt
         for name, (p, _) in list(s.params.items()):
             s.params[name] = (p, self.type_of(p.type))
         for name, (e, _) in list(s.events.items()):
@@ -278,8 +338,13 @@ class Checker:
         for z in s.zones.values():
             if z.limit is not None:
                 self.expect(z.limit, T.INT, Scope(pure=True), "a zone limit")
+        self.check_enum_tables()
         for v, t in s.vars.values():
-            self.expect(v.init, t, Scope(pure=True), f"the initial value of '{v.name}'")
+            sc = Scope(pure=True)
+            if v.keyed_by is not None:
+                self.no_shadow(v.keyed_by, v.keyed_by.name)
+                sc.locals[v.keyed_by.name] = s.var_keys.get(v.name, T.ANY)
+            self.expect(v.init, t, sc, f"the initial value of '{v.name}'")
             if v.minimum is not None:
                 self.expect(v.minimum, T.INT, Scope(pure=True), "a minimum")
         for p, t in s.params.values():
@@ -359,7 +424,12 @@ class Checker:
                 types = [T.ANY] * len(ev.binders)
             else:
                 v, vt = s.vars[ev.name]
-                types = [T.PLAYER, vt, vt] if v.per_player else [vt, vt]
+                if v.per_player:
+                    types = [T.PLAYER, vt, vt]
+                elif v.keyed_by is not None:
+                    types = [s.var_keys[ev.name], vt, vt]
+                else:
+                    types = [vt, vt]
         else:
             types = [T.card(None), T.zone(None), T.zone(None)]
         if len(ev.binders) > len(types):
@@ -410,9 +480,17 @@ class Checker:
         t = self.expr(st.value, sc)
         sc.locals[st.name] = t
 
+    @staticmethod
+    def empty_bag(e, t: T.Type, want: T.Type) -> T.Type:
+        """`{}` where a bag is expected is the empty bag of that enum."""
+        if isinstance(e, A.SetLit) and not e.items and want.kind == "bag":
+            e.ty = want.plain()
+            return e.ty
+        return t
+
     def s_Assign(self, st: A.Assign, sc):
         tt = self.target(st.target, sc)
-        vt = self.expr(st.value, sc)
+        vt = self.empty_bag(st.value, self.expr(st.value, sc), tt)
         if st.op == "=":
             if not T.assignable(vt, tt):
                 self.error(st.value, f"expected {tt}, found {vt}")
@@ -431,7 +509,11 @@ class Checker:
                 self.error(place, f"cannot transfer {at} to or from a place that holds {pt}")
 
     def target(self, e: A.Expr, sc: Scope) -> T.Type:
-        """Type of an assignable place; reports what cannot be assigned."""
+        """Type of an assignable place (also stored as its `ty`); reports what cannot be assigned."""
+        e.ty = self._target(e, sc)
+        return e.ty
+
+    def _target(self, e: A.Expr, sc: Scope) -> T.Type:
         if isinstance(e, A.Name):
             if e.name in sc.locals:
                 e.ref = ("local", e.name)
@@ -440,6 +522,8 @@ class Checker:
                 v, t = self.sym.vars[e.name]
                 if v.per_player:
                     self.error(e, f"'{e.name}' belongs to each player: write PLAYER.{e.name}")
+                elif v.keyed_by is not None:
+                    self.error(e, f"'{e.name}' has one value per {self.sym.var_keys[e.name]}: write {e.name}[…]")
                 e.ref = ("var", e.name)
                 return t
             if e.name in self.sym.params:
@@ -461,6 +545,8 @@ class Checker:
                 return T.ANY
             self.error(e, f"'{e.name}' of a {ot} cannot be assigned", "only variables ('var') change")
             return T.ANY
+        if isinstance(e, A.Index):
+            return self.e_Index(e, sc)
         self.error(e, "this cannot be assigned to", "assign to a variable: NAME = … or PLAYER.NAME = …")
         return T.ANY
 
@@ -636,6 +722,7 @@ class Checker:
     # ---------------------------------------------------------------- expressions
     def expect(self, e: A.Expr, want: T.Type, sc: Scope, what: str) -> T.Type:
         t = self.expr(e, sc)
+        t = self.empty_bag(e, t, want)
         if not T.assignable(t, want):
             self.error(e, f"{what} must be {want}, found {t}")
         return t
@@ -682,6 +769,8 @@ class Checker:
             v, t = s.vars[n]
             if v.per_player:
                 self.error(e, f"'{n}' belongs to each player: write PLAYER.{n}")
+            elif v.keyed_by is not None:
+                self.error(e, f"'{n}' has one value per {s.var_keys[n]}: write {n}[…]")
             e.ref = ("var", n)
             return t
         if n in s.params:
@@ -728,6 +817,13 @@ class Checker:
             cands += [n for n, z in s.zones.items() if z.per_player]
             self.unknown(e, "player variable, parameter or zone", e.name, cands)
             return T.ANY
+        if ot.kind == "enum":
+            fields = s.enum_fields.get(ot.name, {})
+            if e.name not in fields:
+                self.unknown(e, f"field of {ot.name}", e.name, fields)
+                return T.ANY
+            e.ref = ("efield", e.name)
+            return fields[e.name]
         if ot.kind == "card":
             if e.name in CARD_BUILTIN_FIELDS:
                 e.ref = ("cbuiltin", e.name)
@@ -747,6 +843,20 @@ class Checker:
             return fields[e.name]
         self.error(e, f"a {ot} has no field '{e.name}'")
         return T.ANY
+
+    def e_Index(self, e: A.Index, sc):
+        s = self.sym
+        if not (isinstance(e.obj, A.Name) and e.obj.name in s.var_keys):
+            keyed = list(s.var_keys)
+            name = e.obj.name if isinstance(e.obj, A.Name) else ""
+            self.error(e.obj, "only a keyed variable takes […]", did_you_mean(name, keyed) if keyed else None)
+            self.expr(e.key, sc)
+            return T.ANY
+        name = e.obj.name
+        e.obj.ref = ("keyed", name)
+        self.expect(e.key, s.var_keys[name], sc, f"the key of '{name}'")
+        e.ref = ("kvar", name)
+        return s.vars[name][1]
 
     def gen(self, g: A.Generator, sc: Scope) -> T.Type:
         inner = sc.child()

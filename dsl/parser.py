@@ -282,6 +282,10 @@ class ToAst(Transformer):
     def enum_decl(self, meta, name, *members):
         return A.Enum(str(name), list(members), span=self._span(meta))
 
+    def enum_table(self, meta, name, fields, header, *rows):
+        cols, cspan = header
+        return A.Enum(str(name), [], fields, cols, list(rows), cspan, span=self._span(meta))
+
     def enum_member(self, meta, *items):
         annots = [a for a in items if isinstance(a, A.Annotation)]
         toks = [t for t in items if isinstance(t, Token)]
@@ -345,8 +349,11 @@ class ToAst(Transformer):
         return A.Zone(str(name), str(kind), per_player, vis, limit, span=self._span(meta))
 
     def var_decl(self, meta, *items):
-        per_player, (name, typ, init, minimum) = self._owner(items)
-        return A.Var(str(name), typ, init, per_player, minimum, span=self._span(meta))
+        per_player, (name, key, typ, init, minimum) = self._owner(items)
+        return A.Var(str(name), typ, init, per_player, minimum, key, span=self._span(meta))
+
+    def var_key(self, meta, name, typ):
+        return A.ParamDecl(str(name), typ, span=self._tspan(name))
 
     def param_decl(self, meta, *items):
         per_player, (name, typ, value) = self._owner(items)
@@ -580,6 +587,9 @@ class ToAst(Transformer):
 
     def field(self, meta, obj, name):
         return A.FieldOf(obj, str(name), span=self._span(meta))
+
+    def index(self, meta, obj, key):
+        return A.Index(obj, key, span=self._span(meta))
 
     def call(self, meta, name, inner):
         if isinstance(inner, A.Generator):

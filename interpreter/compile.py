@@ -83,11 +83,20 @@ class Compiler:
             return lambda st, env: st.pzone_slot(zi, obj(st, env))
         # A card's identity is looked up through st.game at run time, never captured here: a state may be
         # given a game whose cards differ only in identity (that is how the view tests change hidden cards).
+        if kind == "efield":
+            data = self.g.enum_data
+            return lambda st, env: data[obj(st, env)][name]
         if kind == "cbuiltin":
             return lambda st, env: st.game.card_defs[st.game.card_def_of[obj(st, env)]].name
         if kind == "cfield":
             return lambda st, env: st.game.card_defs[st.game.card_def_of[obj(st, env)]].fields[name]
         raise AssertionError(e.ref)
+
+    def x_Index(self, e: A.Index):
+        i = self.g.kvar_index[e.obj.name]
+        key = self.expr(e.key)
+        info = self.g.kvars[i]
+        return lambda st, env: st.kvars[i][info.key_index(st.game, key(st, env))]
 
     def x_Call(self, e: A.Call):
         kind, name = e.ref
@@ -198,6 +207,9 @@ class Compiler:
         return lambda st, env: tuple(p(st, env) for p in parts)
 
     def x_SetLit(self, e: A.SetLit):
+        if e.ty is not None and e.ty.kind == "bag":  # `{}` as an empty bag
+            zero = tuple(0 for _ in self.g.enum_members.get(e.ty.elem.name, ()))
+            return lambda st, env: zero
         parts = [self.expr(i) for i in e.items]
         order = self.g.member_order
         return lambda st, env: tuple(sorted({p(st, env) for p in parts}, key=order.__getitem__))
@@ -331,6 +343,8 @@ class Compiler:
             return ("gvar", self.g.gvar_index[ref[1]], None)
         if ref[0] == "pvar":
             return ("pvar", self.g.pvar_index[ref[1]], self.expr(t.obj))
+        if ref[0] == "kvar":
+            return ("kvar", self.g.kvar_index[ref[1]], self.expr(t.key))
         raise AssertionError(ref)
 
     def s_ExprStmt(self, s: A.ExprStmt):

@@ -50,8 +50,11 @@ class State(StateData):
             st._enter(c, slot, None)
         st.gvars = [None] * len(game.gvars)
         st.pvars = [[None] * len(game.pvars) for _ in range(players)]
+        st.kvars = [[] for _ in game.kvars]
         for i, v in enumerate(game.gvars):
             st.gvars[i] = v.init(st, {})
+        for i, v in enumerate(game.kvars):
+            st.kvars[i] = [v.init(st, {v.key_name: k}) for k in v.key_values(st)]
         for i, v in enumerate(game.pvars):
             for p in range(players):
                 st.pvars[p][i] = v.init(st, {"you": p})
@@ -313,6 +316,9 @@ class State(StateData):
             return env[idx]
         if kind == "gvar":
             return self.gvars[idx]
+        if kind == "kvar":
+            v = self.game.kvars[idx]
+            return self.kvars[idx][v.key_index(self.game, who(self, env))]
         return self.pvars[who(self, env)][idx]
 
     def write_place(self, place, env, value, span) -> None:
@@ -327,22 +333,32 @@ class State(StateData):
                 env[idx] = value
                 continue
             if kind == "gvar":
-                v, p, row = self.game.gvars[idx], None, self.gvars
+                v, p, row, at = self.game.gvars[idx], None, self.gvars, idx
+            elif kind == "kvar":
+                v, p = self.game.kvars[idx], who(self, env)
+                row, at = self.kvars[idx], v.key_index(self.game, p)
             else:
                 v, p = self.game.pvars[idx], who(self, env)
-                row = self.pvars[p]
+                row, at = self.pvars[p], idx
             self._check_min(v, value, span)
-            old = row[idx]
-            row[idx] = value
+            old = row[at]
+            row[at] = value
             if old != value:
                 changes.append((v, p, old, value))
         for v, p, old, value in changes:
             if v.logged:
-                owner = f"{self.player_name(p)} " if p is not None else ""
+                owner = self._owner_text(v, p)
                 self.write_parts([f"{owner}{v.name}: ", *views.log_parts(self, old, v.ty), " → ",
                                   *views.log_parts(self, value, v.ty)])
         for v, p, old, value in changes:
             self.emit(("changed", v.name), (old, value) if p is None else (p, old, value))
+
+    def _owner_text(self, v, key) -> str:
+        if key is None:
+            return ""
+        if v.key_type is not None:
+            return f"{self.render(key, v.key_type)} "
+        return f"{self.player_name(key)} "
 
     def _check_min(self, v, value, span) -> None:
         if v.minimum is not None and value is not None and value < v.minimum:

@@ -32,6 +32,15 @@ class VarInfo:
     init: object
     minimum: Optional[int]
     logged: bool
+    key_name: Optional[str] = None  # keyed variables: the binder of the key in the initial value
+    key_type: Optional[T.Type] = None
+    keys: Optional[tuple] = None  # the enum members it is keyed by; None when keyed by player
+
+    def key_values(self, st) -> tuple:
+        return self.keys if self.keys is not None else st.seats
+
+    def key_index(self, game, key) -> int:
+        return game.member_order[key] if self.keys is not None else key
 
 
 @attrs.define
@@ -127,15 +136,19 @@ class Game:
         self.shared_zones, self.player_zones = shared, per_player
         self.zone_base = {z.name: i for i, z in enumerate(shared)}
         self.pzone_index = {z.name: j for j, z in enumerate(per_player)}
-        gv = [v for v, _ in sym.vars.values() if not v.per_player]
+        gv = [v for v, _ in sym.vars.values() if not v.per_player and v.keyed_by is None]
         pv = [v for v, _ in sym.vars.values() if v.per_player]
+        kv = [v for v, _ in sym.vars.values() if v.keyed_by is not None]
         self.gvar_index = {v.name: i for i, v in enumerate(gv)}
         self.pvar_index = {v.name: i for i, v in enumerate(pv)}
+        self.kvar_index = {v.name: i for i, v in enumerate(kv)}
         self.param_index = {name: i for i, name in enumerate(sym.params)}
         comp = Compiler(self)
+        self._build_enum_data(comp)
         self._build_cards(comp)
         self.gvars = [self._var(comp, v) for v in gv]
         self.pvars = [self._var(comp, v) for v in pv]
+        self.kvars = [self._var(comp, v) for v in kv]
         self.params = [ParamInfo(p.name, t, comp.expr(p.value), p.per_player) for p, t in sym.params.values()]
         self.functions: dict = {}
         for name, (f, _, _) in sym.functions.items():
@@ -175,6 +188,15 @@ class Game:
         self.invariants = [(i.name, comp.expr(i.cond)) for i in sym.invariants]
         self.zone_limits = {z.name: comp.expr(z.limit) for z in sym.zones.values() if z.limit is not None}
 
+    def _build_enum_data(self, comp) -> None:
+        """The fields of enum members written as tables: member → {field: value}."""
+        self.enum_data: dict = {}
+        for e in self.sym.enums.values():
+            names = [f.name for f in e.fields]
+            for row in e.rows:
+                cells = dict(zip(e.columns, row.cells))
+                self.enum_data[cells["member"].name] = {f: comp.expr(cells[f])(None, {}) for f in names}
+
     def _var(self, comp, v: A.Var) -> VarInfo:
         ty = self.sym.vars[v.name][1]
         minimum = None
@@ -182,7 +204,12 @@ class Game:
             minimum = comp.expr(v.minimum)(None, {})
         names = {a.name for a in v.annots}
         logged = "logged" in names or ("quiet" not in names and ty.kind in LOGGED_KINDS and not ty.optional)
-        return VarInfo(v.name, ty, comp.expr(v.init), minimum, logged)
+        info = VarInfo(v.name, ty, comp.expr(v.init), minimum, logged)
+        if v.keyed_by is not None:
+            kt = self.sym.var_keys[v.name]
+            info.key_name, info.key_type = v.keyed_by.name, kt
+            info.keys = self.enum_members[kt.name] if kt.kind == "enum" else None
+        return info
 
     def _action(self, comp, a: A.Action) -> ActionDef:
         names, types, domains = [], [], []

@@ -105,7 +105,7 @@ class StateData:
     """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
 
     __slots__ = (
-        "n", "seed", "rng", "gvars", "pvars", "zones", "where", "face", "known", "seen", "stack", "decision",
+        "n", "seed", "rng", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack", "decision",
         "log", "observations", "over", "after", "steps", "decisions", "final",
     )
 
@@ -129,6 +129,7 @@ def clone_data(src, dst) -> None:
     dst.rng = Rng(src.rng.s)
     dst.gvars = src.gvars[:]
     dst.pvars = [row[:] for row in src.pvars]
+    dst.kvars = [row[:] for row in src.kvars]
     dst.zones = [z[:] for z in src.zones]
     dst.where = src.where[:]
     dst.face = src.face[:]
@@ -176,6 +177,7 @@ def data_to_json(s, fingerprint: str) -> str:
     doc = {
         "format": "wishdsl-state-1", "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
         "gvars": _listify(tuple(s.gvars)), "pvars": _listify(tuple(tuple(r) for r in s.pvars)),
+        "kvars": _listify(tuple(tuple(r) for r in s.kvars)),
         "zones": s.zones, "where": s.where, "face": s.face, "known": s.known, "seen": s.seen,
         "stack": stack, "envs": envs, "after": after, "decision": decision,
         "log": [_listify(tuple(e.parts)) for e in s.log],
@@ -192,6 +194,7 @@ def data_from_json(doc: dict, s) -> None:
     s.rng = Rng(int(doc["rng"]))
     s.gvars = [_tuplify(v) for v in doc["gvars"]]
     s.pvars = [[_tuplify(v) for v in row] for row in doc["pvars"]]
+    s.kvars = [[_tuplify(v) for v in row] for row in doc["kvars"]]
     s.zones = [list(z) for z in doc["zones"]]
     s.where = list(doc["where"])
     s.face = list(doc["face"])

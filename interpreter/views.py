@@ -168,6 +168,11 @@ def view(st, player: int) -> dict:
         "player_vars": [
             {v.name: _plain(st, st.pvars[p][i], v.ty, player) for i, v in enumerate(g.pvars)} for p in st.seats
         ],
+        "keyed_vars": {
+            v.name: {st.render(k, v.key_type): _plain(st, st.kvars[i][j], v.ty, player)
+                     for j, k in enumerate(v.key_values(st))}
+            for i, v in enumerate(g.kvars)
+        },
         "zones": zones,
         "decision": decision,
         "announcements": [st.render(v, g.codes[code].ops[op].ty) for _, code, op, v in st.observations],
