@@ -141,6 +141,15 @@ class State(StateData):
         self._guard(op.answer, frame, d.answers, op.span)
         self.run()
 
+    def repose(self) -> None:
+        """Ask the pending decision again, from the state as it is now (after a test fixture changed it).
+        The op that asked it runs again; answers already given to a simultaneous decision are dropped."""
+        if self.decision is None:
+            return
+        self.decision = None
+        self.stack[-1].pc -= 1
+        self.run()
+
     def labels(self, d) -> tuple:
         """The option labels of decision `d`, per deciding player, as each of them sees the options.
         Computed from the stored option values when first asked for; nothing changes while a decision waits,

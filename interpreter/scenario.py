@@ -212,6 +212,7 @@ class Runner:
         self.st = self.start()
         if spec.get("given") is not None:
             V.apply_fixture(self.st, spec["given"], "given")
+            self.st.repose()
             self.check_invariants("given")
         steps = spec.get("do") or []
         if not isinstance(steps, list):
@@ -260,8 +261,10 @@ class Runner:
             fail(V.hinted(f"{where}: unknown step {key!r}; steps: player N, {', '.join(STEP_KEYS)}", key, STEP_KEYS))
         if key == "arrange":
             V.apply_fixture(st, value, where, allow_vars=False)
+            st.repose()
         elif key == "set":
             V.apply_fixture(st, value, where, allow_zones=False)
+            st.repose()
         elif key == "expect":
             self.check(value, f"{where}, {self.where}")
         else:
