@@ -27,6 +27,10 @@ BUILTINS = {
     "next": (1, 1, False),
     "after": (1, 1, False),
     "abs": (1, 1, False),
+    "rest": (1, 1, False),
+    "remove": (2, 2, False),
+    "bag": (2, 2, False),
+    "members": (1, 1, False),
     "owner": (1, 1, False),
 }
 RESERVED = {"players", "you", "self", *BUILTINS}
@@ -153,7 +157,7 @@ class Checker:
                 for m in d.members:
                     if m.name in s.members:
                         self.error(m, f"'{m.name}' is already a member of enum {s.members[m.name]}")
-                    elif m.name in seen or m.name in RESERVED:
+                    elif (m.name in seen and not isinstance(seen[m.name], A.Action)) or m.name in RESERVED:
                         self.error(m, f"enum member '{m.name}' clashes with another name")
                     else:
                         s.members[m.name] = name
@@ -174,7 +178,7 @@ class Checker:
             elif isinstance(d, A.Action):
                 s.actions[name] = d
         for m, e in s.members.items():
-            if m in seen:
+            if m in seen and not isinstance(seen[m], A.Action):
                 self.error(seen[m], f"'{m}' is already a member of enum {e}")
         if s.game is None:
             self.error(A.Span(self.path, 1, 1, 1, 2), "the file declares no game",
@@ -847,6 +851,11 @@ class Checker:
     def e_Index(self, e: A.Index, sc):
         s = self.sym
         if not (isinstance(e.obj, A.Name) and e.obj.name in s.var_keys):
+            ot = self.expr(e.obj, sc)
+            if ot.kind == "bag":  # how many of one member a bag holds
+                self.expect(e.key, ot.elem, sc, "a member of the bag's enum")
+                e.ref = ("bagcount",)
+                return T.INT
             keyed = list(s.var_keys)
             name = e.obj.name if isinstance(e.obj, A.Name) else ""
             self.error(e.obj, "only a keyed variable takes […]", did_you_mean(name, keyed) if keyed else None)
@@ -926,7 +935,25 @@ class Checker:
             if not T.assignable(coll, T.INT):
                 self.error(e, f"'abs' needs a number, found {coll}")
             return T.INT
-        if argc == 2:  # min(a, b) / max(a, b)
+        if n in ("rest", "remove"):
+            if coll.kind not in ("list", "zone", "any"):
+                self.error(e, f"'{n}' needs a list, found {coll}")
+                return T.ANY
+            if n == "remove":
+                self.expect(e.args[1], coll.element() or T.ANY, sc, "the value to remove")
+            return T.list_of(coll.element() or T.ANY)
+        if n == "bag":
+            if coll.kind not in ("enum", "any"):
+                self.error(e.args[0], f"'bag' needs an enum value, found {coll}")
+                return T.ANY
+            self.expect(e.args[1], T.INT, sc, "a count")
+            return T.bag_of(coll.plain())
+        if n == "members":
+            if coll.kind not in ("bag", "any"):
+                self.error(e, f"'members' needs a bag, found {coll}")
+                return T.ANY
+            return T.list_of(coll.elem or T.ANY)
+        if argc == 2 and n in ("min", "max"):  # min(a, b) / max(a, b)
             self.expect(e.args[1], T.INT, sc, "an argument")
             if not T.assignable(coll, T.INT):
                 self.error(e.args[0], f"'{n}' of two values needs numbers, found {coll}")

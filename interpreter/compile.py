@@ -93,6 +93,9 @@ class Compiler:
         raise AssertionError(e.ref)
 
     def x_Index(self, e: A.Index):
+        if e.ref == ("bagcount",):
+            bag, member, order = self.expr(e.obj), self.expr(e.key), self.g.member_order
+            return lambda st, env: bag(st, env)[order[member(st, env)]]
         i = self.g.kvar_index[e.obj.name]
         key = self.expr(e.key)
         info = self.g.kvars[i]
@@ -167,6 +170,33 @@ class Compiler:
         if name == "abs":
             a = self.expr(e.args[0])
             return lambda st, env: abs(a(st, env))
+        if name == "rest":
+            xs = self.coll(e.args[0])
+            return lambda st, env: tuple(xs(st, env))[1:]
+        if name == "remove":
+            xs, x = self.coll(e.args[0]), self.expr(e.args[1])
+
+            def remove(st, env):
+                items, item = list(xs(st, env)), x(st, env)
+                if item in items:
+                    items.remove(item)
+                return tuple(items)
+            return remove
+        if name == "bag":
+            m, n = self.expr(e.args[0]), self.expr(e.args[1])
+            members = self.g.enum_members[e.ty.elem.name]
+            span = e.span
+
+            def one(st, env):
+                k, member = n(st, env), m(st, env)
+                if k < 0:
+                    fail(span, f"a bag cannot hold {k} {member}")
+                return tuple(k if x == member else 0 for x in members)
+            return one
+        if name == "members":
+            b = self.expr(e.args[0])
+            members = self.g.enum_members[e.args[0].ty.elem.name]
+            return lambda st, env: tuple(x for x, k in zip(members, b(st, env)) if k > 0)
         if name == "owner":
             c = self.expr(e.args[0])
             return lambda st, env: st.lay.slot_owner[st.where[c(st, env)]]

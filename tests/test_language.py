@@ -104,3 +104,17 @@ def test_a_bag_never_goes_negative():
     with pytest.raises(WishRuntimeError) as info:
         load_source(src).new_state(3)
     assert "negative" in str(info.value)
+
+
+MORE = [
+    ("list of int", "rest([4, 5, 6])", "5, 6"),
+    ("list of int", "remove([4, 5, 4], 4)", "5, 4"),
+    ("bag of Crystal", "bag(emerald, 2) + bag(ruby, 1)", "1 Ruby, 2 Emerald"),
+    ("int", "(forest.crystals + dock.crystals)[sapphire]", "3"),
+    ("list of Crystal", "members(forest.crystals + bag(emerald, 0))", "Ruby, Sapphire"),
+]
+
+
+@pytest.mark.parametrize("ty,expr,expected", MORE, ids=[c[1] for c in MORE])
+def test_list_and_bag_builtins(ty, expr, expected):
+    assert run(ty, expr) == expected
