@@ -267,6 +267,7 @@ class Choose(Stmt):
     prompt: Optional[str] = None
     verb: Optional[str] = None
     distinct: bool = False
+    skip: Optional[str] = None  # `optional "label"`: an extra option that chooses none
 
 
 @attrs.define(eq=False)
@@ -278,6 +279,7 @@ class Simultaneous(Stmt):
     prompt: Optional[str] = None
     verb: Optional[str] = None
     distinct: bool = False
+    skip: Optional[str] = None  # `optional "label"`: an extra option that chooses none
 
 
 @attrs.define(eq=False)

@@ -666,6 +666,8 @@ class Checker:
         if et is None:
             self.error(options, f"choose needs a list, set, zone or enum to choose from, found {ot}")
             et = T.ANY
+        if getattr(node, "skip", None) is not None:
+            et = et.opt()
         if by is not None:
             self.expect(by, T.PLAYER, sc, "who chooses")
         elif not decider_known:

@@ -526,13 +526,16 @@ class ToAst(Transformer):
     def distinct(self, meta):
         return True
 
-    def choose_stmt(self, meta, target, options, distinct, opts):
-        by, verb, prompt = opts
-        return A.Choose(target, options, by, prompt, verb, bool(distinct), span=self._span(meta))
+    def skip(self, meta, label):
+        return _unquote(label)
 
-    def simultaneous_stmt(self, meta, var, players, target, options, distinct, opts):
+    def choose_stmt(self, meta, target, options, distinct, skip, opts):
         by, verb, prompt = opts
-        node = A.Simultaneous(str(var), players, target, options, prompt, verb, bool(distinct),
+        return A.Choose(target, options, by, prompt, verb, bool(distinct), skip, span=self._span(meta))
+
+    def simultaneous_stmt(self, meta, var, players, target, options, distinct, skip, opts):
+        by, verb, prompt = opts
+        node = A.Simultaneous(str(var), players, target, options, prompt, verb, bool(distinct), skip,
                               span=self._span(meta))
         if by is not None:
             raise _SyntaxProblem(by.span, "'simultaneously' already says who decides; remove 'by'")

@@ -430,11 +430,15 @@ class Compiler:
     def s_Choose(self, s: A.Choose):
         by = self.expr(s.by) if s.by is not None else (lambda st, env: env["you"])
         return E.ChooseOp(s.span, self.place(s.target), self.options(s), s.options.ty.element(), by,
-                          s.prompt, s.verb or self.verb(s.target), s.distinct)
+                          s.prompt, s.verb or self.verb(s.target), s.distinct, s.skip)
 
     def options(self, s):
-        """The options of a choice; with `distinct`, options that look the same to the decider come once."""
+        """The options of a choice; with `distinct`, options that look the same to the decider come once;
+        with `optional "label"`, a last option chooses none."""
         f = self.coll(s.options)
+        if s.skip is not None:
+            g = f
+            f = lambda st, env: tuple(g(st, env)) + (None,)  # noqa: E731
         if not s.distinct:
             return f
         is_card = s.options.ty.element().kind == "card"
@@ -445,7 +449,8 @@ class Compiler:
 
     def s_Simultaneous(self, s: A.Simultaneous):
         return E.SimultaneousOp(s.span, s.var, self.coll(s.players), self.place(s.target), self.options(s),
-                                s.options.ty.element(), s.prompt, s.verb or self.verb(s.target), s.distinct)
+                                s.options.ty.element(), s.prompt, s.verb or self.verb(s.target), s.distinct,
+                                s.skip)
 
     def s_Act(self, s: A.Act):
         return E.ActOp(s.span, list(s.actions), self.expr(s.by), s.prompt)

@@ -280,12 +280,12 @@ class LogOp(Op):
 class ChooseOp(Op):
     """`choose TARGET from OPTIONS by PLAYER`: one player picks one option."""
 
-    __slots__ = ("place", "options", "elem", "by", "prompt", "verb", "distinct")
+    __slots__ = ("place", "options", "elem", "by", "prompt", "verb", "distinct", "skip")
 
-    def __init__(self, span, place, options, elem, by, prompt, verb, distinct):
+    def __init__(self, span, place, options, elem, by, prompt, verb, distinct, skip):
         super().__init__(span)
         self.place, self.options, self.elem, self.by, self.prompt = place, options, elem, by, prompt
-        self.verb, self.distinct = verb, distinct
+        self.verb, self.distinct, self.skip = verb, distinct, skip
 
     def run(self, st, frame):
         env = frame.env
@@ -296,23 +296,23 @@ class ChooseOp(Op):
         st.decision = Decision((who,), (values,), None, self.prompt or "Choose", self.code, self.index)
 
     def labels(self, st, values, who) -> tuple:
-        return st.option_labels(values, self.elem, who, self.verb)
+        return st.option_labels(values, self.elem, who, self.verb, self.skip)
 
     def answer(self, st, frame, answers):
         (who, value), = answers.items()
         st.write_place(self.place, frame.env, value, self.span)
-        st.log_choice(who, value, self.elem, self.verb)
+        st.log_choice(who, value, self.elem, self.verb, self.skip)
 
 
 class SimultaneousOp(Op):
     """`simultaneously P in PLAYERS choose P.VAR from OPTIONS`: everyone answers, then all answers apply."""
 
-    __slots__ = ("var", "players", "place", "options", "elem", "prompt", "verb", "distinct")
+    __slots__ = ("var", "players", "place", "options", "elem", "prompt", "verb", "distinct", "skip")
 
-    def __init__(self, span, var, players, place, options, elem, prompt, verb, distinct):
+    def __init__(self, span, var, players, place, options, elem, prompt, verb, distinct, skip):
         super().__init__(span)
         self.var, self.players, self.place, self.options = var, players, place, options
-        self.elem, self.prompt, self.verb, self.distinct = elem, prompt, verb, distinct
+        self.elem, self.prompt, self.verb, self.distinct, self.skip = elem, prompt, verb, distinct, skip
 
     def run(self, st, frame):
         env = frame.env
@@ -330,14 +330,14 @@ class SimultaneousOp(Op):
         st.decision = Decision(who, tuple(values), None, self.prompt or "Choose", self.code, self.index)
 
     def labels(self, st, values, who) -> tuple:
-        return st.option_labels(values, self.elem, who, self.verb)
+        return st.option_labels(values, self.elem, who, self.verb, self.skip)
 
     def answer(self, st, frame, answers):
         for p in sorted(answers):
             local = dict(frame.env)
             local[self.var] = p
             st.write_place(self.place, local, answers[p], self.span)
-            st.log_choice(p, answers[p], self.elem, self.verb)
+            st.log_choice(p, answers[p], self.elem, self.verb, self.skip)
 
 
 class ActOp(Op):

@@ -458,8 +458,8 @@ class State(StateData):
         return items[self.rng.below(len(items))]
 
     # ---------------------------------------------------------------- decisions and actions
-    def option_labels(self, values: tuple, ty, who: int, verb: str) -> tuple:
-        return views.option_labels(self, values, ty, who, verb)
+    def option_labels(self, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:
+        return views.option_labels(self, values, ty, who, verb, skip)
 
     def distinct_options(self, values, is_card: bool, who: int) -> tuple:
         """Keep one of each group of options that `who` cannot tell apart: equal values, or known cards of
@@ -544,8 +544,8 @@ class State(StateData):
     def log_cards(self, cards, pattern: str) -> None:
         views.log_cards(self, cards, pattern)
 
-    def log_choice(self, who: int, value, ty, verb: str) -> None:
-        views.log_choice(self, who, value, ty, verb)
+    def log_choice(self, who: int, value, ty, verb: str, skip=None) -> None:
+        views.log_choice(self, who, value, ty, verb, skip)
 
 
 def _dedupe_labels(options: list) -> list:

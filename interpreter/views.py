@@ -58,10 +58,13 @@ def label_of(st, value, ty, who: int) -> str:
     return render(st, value, ty, who)
 
 
-def option_labels(st, values: tuple, ty, who: int, verb: str) -> tuple:
+def option_labels(st, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:
     labels = []
     seen: dict = {}
     for v in values:
+        if v is None and skip is not None:
+            labels.append(skip)
+            continue
         lbl = label_of(st, v, ty, who)
         if ty is None or ty.kind != "text":
             lbl = f"{verb} {lbl}"
@@ -123,7 +126,10 @@ def log_label(st, who: int, label: list) -> None:
     st.write_parts([f"{st.player_name(who)}: "] + label)
 
 
-def log_choice(st, who: int, value, ty, verb: str) -> None:
+def log_choice(st, who: int, value, ty, verb: str, skip=None) -> None:
+    if value is None and skip is not None:
+        st.write_log(f"{st.player_name(who)}: {skip}")
+        return
     if ty is not None and ty.kind == "text":
         st.write_log(f"{st.player_name(who)}: {value}")
         return

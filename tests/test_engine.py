@@ -148,3 +148,18 @@ def test_scores_and_tiebreak():
     assert st.is_over
     assert st.scores() == [0, 0]
     assert st.winners() == [0, 1]  # equal points, equal cards in hand: a shared win
+
+
+def test_an_optional_choice_offers_a_labelled_way_out():
+    from interpreter import load_source
+    game = load_source('''game "T" { players 2..2 }
+enum Area { forest, dock }
+var where: Area? = forest
+play { choose where from Area optional "stay" by first(players) prompt "Move?" }
+scoring p { score "s" 0 }
+''')
+    st = game.new_state(2)
+    assert labels(st) == ["where forest", "where dock", "stay"]
+    st.apply("stay")
+    assert var(st, "where") is None
+    assert st.log_lines()[-3] == "player 1: stay"
