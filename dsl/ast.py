@@ -510,14 +510,16 @@ class StaticMod(Node):
 
 @attrs.define(eq=False)
 class Abilities(Decl):
-    card: str
+    """`abilities "Card" [, "Card" …] { instant … when … static … }`: the abilities of the named cards."""
+
+    cards: list
     instant: Optional[Instant] = None
     triggers: list = attrs.Factory(list)
     statics: list = attrs.Factory(list)
 
     @property
     def key(self) -> str:
-        return f"abilities {self.card}"
+        return "abilities " + ", ".join(self.cards)
 
 
 @attrs.define(eq=False)

@@ -134,9 +134,12 @@ class Checker:
                 s.invariants.append(d)
                 continue
             if isinstance(d, A.Abilities):
-                if d.card in s.abilities:
-                    self.error(d, f"abilities of \"{d.card}\" are declared twice")
-                s.abilities[d.card] = d
+                for card in d.cards:
+                    if card in s.abilities:
+                        self.error(d, f"abilities of \"{card}\" are declared twice",
+                                   f"the first are at line {s.abilities[card].span.line}")
+                    else:
+                        s.abilities[card] = d
                 continue
             if isinstance(d, A.Cards):
                 s.card_decls.append(d)
@@ -344,7 +347,7 @@ class Checker:
                 self.expect(z.limit, T.INT, Scope(pure=True), "a zone limit")
         self.check_enum_tables()
         for v, t in s.vars.values():
-            sc = Scope(pure=True)
+            sc = Scope(pure=True, you=v.per_player)
             if v.keyed_by is not None:
                 self.no_shadow(v.keyed_by, v.keyed_by.name)
                 sc.locals[v.keyed_by.name] = s.var_keys.get(v.name, T.ANY)
@@ -352,7 +355,7 @@ class Checker:
             if v.minimum is not None:
                 self.expect(v.minimum, T.INT, Scope(pure=True), "a minimum")
         for p, t in s.params.values():
-            self.expect(p.value, t, Scope(pure=True), f"the value of '{p.name}'")
+            self.expect(p.value, t, Scope(pure=True, you=p.per_player), f"the value of '{p.name}'")
         for f, ptypes, ret in s.functions.values():
             sc = Scope(pure=True, locals=self.bind_params(f.params, ptypes))
             self.expect(f.body, ret, sc, f"the result of function '{f.name}'")
@@ -366,7 +369,7 @@ class Checker:
             self.block(s.play.body, root.child())
         for t in s.triggers:
             self.check_trigger(t, Scope())
-        for card, ab in s.abilities.items():
+        for ab in {id(ab): ab for ab in s.abilities.values()}.values():
             self.check_abilities(ab)
         for inv in s.invariants:
             self.expect(inv.cond, T.BOOL, Scope(pure=True), "an invariant")
@@ -449,9 +452,15 @@ class Checker:
 
     def check_abilities(self, ab: A.Abilities) -> None:
         s = self.sym
-        kind = s.cards.get(ab.card)
-        if kind is None:
-            self.unknown(ab, "card", ab.card, s.cards)
+        kinds = set()
+        for card in ab.cards:
+            if card not in s.cards:
+                self.unknown(ab, "card", card, s.cards)
+            else:
+                kinds.add(s.cards[card])
+        if len(kinds) > 1:
+            self.error(ab, "cards that share abilities must be of one kind, found " + ", ".join(sorted(kinds)))
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
         sc = Scope(you=True, self_kind=kind)
         if ab.instant:
             self.block(ab.instant.body, sc.child())

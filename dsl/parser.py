@@ -385,9 +385,12 @@ class ToAst(Transformer):
     def ranged_action_param(self, meta, name, domain):
         return A.ActionParam(str(name), domain=domain, span=self._tspan(name))
 
-    def abilities_decl(self, meta, card, *abilities):
-        ab = A.Abilities(_unquote(card), span=self._span(meta))
-        for item in abilities:
+    def abilities_decl(self, meta, *items):
+        names = [_unquote(t) for t in items if isinstance(t, Token)]
+        ab = A.Abilities(names, span=self._span(meta))
+        for item in items:
+            if isinstance(item, Token):
+                continue
             if isinstance(item, A.Instant):
                 ab.instant = item
             elif isinstance(item, A.Trigger):

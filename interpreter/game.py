@@ -165,15 +165,17 @@ class Game:
         self.instants: dict = {}
         for card, ab in sym.abilities.items():
             kind = sym.cards[card]
+            defs = self.defs_named[card]
             if ab.instant is not None:
-                for d in self.defs_named[card]:
-                    self.instants[d] = comp.block(ab.instant.body)
+                code = comp.block(ab.instant.body)
+                for d in defs:
+                    self.instants[d] = code
             for t in ab.triggers:
-                for d in self.defs_named[card]:
+                for d in defs:
                     self._trigger(comp, t, d, kind, f"\"{card}\": when {_pattern_text(t.event)}")
             for s in ab.statics:
                 fn = comp.expr(s.value)
-                for d in self.defs_named[card]:
+                for d in defs:
                     self.params[self.param_index[s.name]].statics.append((d, kind, s.op, fn))
         self.triggers: dict = {}
         for t in sorted(self.trigger_defs, key=lambda t: (t.order, t.index)):
