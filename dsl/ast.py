@@ -613,3 +613,20 @@ def deepest(root: Node):
                 elif isinstance(item, Node):
                     todo.append((item, depth + 1))
     return best
+
+
+def uses_names(root: Node, names: set) -> bool:
+    """Does any plain name inside `root` read one of `names`?"""
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, Name) and node.name in names:
+            return True
+        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            for item in items:
+                if isinstance(item, tuple):
+                    todo.extend(x for x in item if isinstance(x, Node))
+                elif isinstance(item, Node):
+                    todo.append(item)
+    return False

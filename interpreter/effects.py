@@ -351,7 +351,7 @@ class ActOp(Op):
 
     def run(self, st, frame):
         who = self.by(st, frame.env)
-        legal = [(key, label) for key, label, reason in st.action_options(self.actions, who) if reason is None]
+        legal = [(key, label) for key, label, reason in st.action_options(self.actions, who, legal_only=True)]
         if not legal:
             st.write_log(f"{st.player_name(who)} has no legal action")
             return
@@ -362,7 +362,7 @@ class ActOp(Op):
 
     def labels(self, st, values, who) -> tuple:
         wanted = set(values)
-        return tuple(lbl for key, lbl, reason in st.action_options(self.actions, who) if key in wanted)
+        return tuple(lbl for key, lbl, reason in st.action_options(self.actions, who, legal_only=True) if key in wanted)
 
     def answer(self, st, frame, answers):
         (who, key), = answers.items()

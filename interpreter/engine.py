@@ -475,18 +475,23 @@ class State(StateData):
                 out.append(v)
         return tuple(out)
 
-    def action_options(self, names: list, who: int) -> list:
-        """Every instance of the named actions for `who`: (key, label, reason or None if legal)."""
+    def action_options(self, names: list, who: int, legal_only: bool = False) -> list:
+        """Instances of the named actions for `who`: (key, label, reason or None if legal). With `legal_only`,
+        illegal ones are left out (and not labelled)."""
         out = []
         for name in names:
             a = self.game.actions[name]
+            env = {"you": who}
+            guard = next((message for cond, message in a.guards if not cond(self, env)), None)
+            if guard is not None and legal_only:
+                continue
             for values in self._action_params(a, who):
-                env = {"you": who, **dict(zip(a.param_names, values))}
-                reason = None
-                for cond, message in a.requires:
-                    if not cond(self, env):
-                        reason = message
-                        break
+                reason = guard
+                if reason is None:
+                    env = {"you": who, **dict(zip(a.param_names, values))}
+                    reason = next((message for cond, message in a.requires if not cond(self, env)), None)
+                if reason is not None and legal_only:
+                    continue
                 out.append(((name, values), self.action_label(a, values, who), reason))
                 if len(out) > MAX_ACTION_OPTIONS:
                     raise WishRuntimeError(f"action '{name}' has more than {MAX_ACTION_OPTIONS} options", a.span)

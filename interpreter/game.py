@@ -58,7 +58,8 @@ class ActionDef:
     param_names: list
     param_types: list
     domains: list
-    requires: list
+    guards: list  # leading requirements independent of the parameters: (condition, message)
+    requires: list  # the other leading requirements
     code: int
     span: A.Span
 
@@ -230,16 +231,17 @@ class Game:
                     domains.append(lambda st, env: st.seats)
                 else:
                     domains.append(lambda st, env: (False, True))
-        requires = []
-        rest = []
+        guards, requires, rest = [], [], []
         for s in a.body.stmts:
             if isinstance(s, A.Require) and not rest:
-                requires.append((comp.expr(s.cond), s.message))
+                # Leading requirements that do not look at the parameters are checked once per action.
+                target = guards if not requires and not A.uses_names(s.cond, set(names)) else requires
+                target.append((comp.expr(s.cond), s.message))
             else:
                 rest.append(s)
         code = comp.block(A.Block(rest, span=a.body.span))
         self.codes[code].name = f"action {a.name}"
-        return ActionDef(a.name, names, types, domains, requires, code, a.span)
+        return ActionDef(a.name, names, types, domains, guards, requires, code, a.span)
 
     def _trigger(self, comp, t: A.Trigger, source, kind, label) -> None:
         ev = t.event

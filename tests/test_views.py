@@ -22,6 +22,8 @@ CASES = [
     (str(ROOT / "games" / "wunschmaschine.wish"), None, 4),
     (str(ROOT / "games" / "wunschmaschine.wish"), "Left-Right", 3),
     (str(Path(__file__).parent / "games" / "engine_test.wish"), "actions", 2),
+    (str(ROOT / "games" / "wish.wish"), None, 3),
+    (str(ROOT / "games" / "wish.wish"), "Solo", 1),
 ]
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 
