@@ -287,14 +287,14 @@ class Game:
         if lay is None:
             names, owners, vis, limits = [], [], [], []
             for z in self.shared_zones:
-                names.append(z.name)
+                names.append(z.name.replace("_", " "))
                 owners.append(None)
                 vis.append(z.visibility)
                 limits.append(self.zone_limits.get(z.name))
             base = len(names)
             for z in self.player_zones:
                 for p in range(n):
-                    names.append(f"{z.name} of player {p + 1}")
+                    names.append(f"{z.name.replace('_', ' ')} of player {p + 1}")
                     owners.append(p)
                     vis.append(z.visibility)
                     limits.append(self.zone_limits.get(z.name))
