@@ -25,8 +25,9 @@ def games_for(path: str, variant) -> int:
 
 def cases():
     for path in GAMES:
-        game = load_game(str(path))
-        for variant in [None, *game.variants]:
+        base = load_game(str(path))
+        for variant in [None, *base.variants]:
+            game = load_game(str(path), variant)
             for players in range(game.min_players, game.max_players + 1):
                 yield pytest.param(str(path), variant, players, id=f"{path.stem}-{variant or 'base'}-{players}p")
 
