@@ -12,6 +12,7 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       supply: 3                       # a shared variable
       player 2: {coins: 4, hand: ["X"]}   # a player's variables and zones ("player N", 1-based)
       deck: ["Heart", "Pig"]          # these cards (by name) on top of that zone, in this order
+      waiting: {volcano: {red: 1}}    # a keyed variable: {key: value}
     do:                               # steps, in order
       - player 1: wish for "Heart"    # a decision: that player takes the option with this label
       - {player 2: wait, player 3: slap}  # several decisions, in order
@@ -336,7 +337,8 @@ class Runner:
                 out.extend(self.check_place(name, seat, v, f"{key} {name}"))
             return out
         g = st.game
-        if key not in g.gvar_index and key not in g.zone_base and key not in g.pvar_index and key not in g.pzone_index:
+        if (key not in g.gvar_index and key not in g.zone_base and key not in g.pvar_index
+                and key not in g.pzone_index and key not in g.kvar_index):
             names = [*CHECKS, *g.gvar_index, *g.zone_base]
             fail(V.hinted(f"expect: unknown key {key!r}: not a check ({', '.join(CHECKS)}), "
                           "nor a shared variable or zone", key, names))
@@ -345,6 +347,20 @@ class Runner:
     def check_place(self, name, seat, value, key: str) -> list:
         st = self.st
         place = V.place_of(st, name, seat, f"expect {key}")
+        if place[0] == "kvar":
+            out = []
+            info = place[2]
+            for at, k, v in V.keyed_entries(st, place, value, f"expect {key}"):
+                actual = st.kvars[place[1]][at]
+                want = V.convert(st, v, info.ty, f"expect {key} {k}")
+                if info.ty.kind == "bag" and isinstance(v, dict):
+                    members = st.game.enum_members[info.ty.elem.name]
+                    got = {m: actual[members.index(m)] for m in v}
+                    if got != {m: want[members.index(m)] for m in v}:
+                        out.append(f"{key}[{k}]: expected {st.render(want, info.ty)}, got {st.render(actual, info.ty)}")
+                elif actual != want:
+                    out.append(f"{key}[{k}]: expected {st.render(want, info.ty)}, got {st.render(actual, info.ty)}")
+            return out
         if place[0] == "zone":
             names = [st.game.card_name(c) for c in st.zones[place[1]]]
             for n in expected_names(value):

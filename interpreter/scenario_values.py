@@ -140,17 +140,37 @@ def place_of(st, name, seat, what: str):
         return ("var", i, (g.gvars if seat is None else g.pvars)[i])
     if name in zones:
         return ("zone", zones[name] if seat is None else st.pzone_slot(zones[name], seat))
+    if seat is None and name in g.kvar_index:
+        i = g.kvar_index[name]
+        return ("kvar", i, g.kvars[i])
     if seat is None and (name in g.pvar_index or name in g.pzone_index):
         fail(f"{what}: {name!r} belongs to each player; write it under \"player N\": {{{name}: …}}")
     if seat is not None and (name in g.gvar_index or name in g.zone_base):
         fail(f"{what}: {name!r} is shared, not a player's; write it at the top level")
-    known = list(vars_) + list(zones)
+    known = list(vars_) + list(zones) + (list(g.kvar_index) if seat is None else [])
     fail(hinted(f"{what}: {name!r} is not a {'shared' if seat is None else 'player'} variable or zone", name, known))
 
 
 def read_var(st, place, seat):
     _, i, _ = place
     return st.gvars[i] if seat is None else st.pvars[seat][i]
+
+
+def keyed_entries(st, place, value, what: str):
+    """(key index, key text, value) of a keyed variable's entries written as {key: value}."""
+    _, i, info = place
+    out = []
+    for key, v in mapping_of(value, what).items():
+        k = seat_of(st, key, what) if info.key_type.kind == "player" else convert(st, key, info.key_type, what)
+        out.append((info.key_index(st.game, k), key, v))
+    return out
+
+
+def write_keyed(st, place, value, what: str) -> None:
+    """Write entries of a keyed variable directly (a fixture: no event, no log)."""
+    _, i, info = place
+    for at, key, v in keyed_entries(st, place, value, what):
+        st.kvars[i][at] = convert(st, v, info.ty, f"{what} {key}")
 
 
 def write_var(st, place, seat, value, what: str) -> None:
@@ -202,6 +222,11 @@ def apply_fixture(st, data, what: str, allow_vars: bool = True, allow_zones: boo
 
 def _apply_one(st, name, seat, value, what, allow_vars, allow_zones) -> None:
     place = place_of(st, name, seat, what)
+    if place[0] == "kvar":
+        if not allow_vars:
+            fail(f"{what}: '{name}' is a variable; use `set` to change variables")
+        write_keyed(st, place, value, what)
+        return
     if place[0] == "var":
         if not allow_vars:
             fail(f"{what}: '{name}' is a variable; use `set` to change variables")

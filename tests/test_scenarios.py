@@ -263,3 +263,16 @@ def test_a_fixture_that_breaks_an_invariant_fails(tmp_path):
         pytest.skip("the game declares no invariants")
     r = one(tmp_path, f"game: {WUNSCH}\nplayers: 4\ngiven: {{player 2: {{coins: 3}}}}\n")
     assert not r.ok and "given: this breaks an invariant of the game: coins are conserved" in r.message
+
+
+def test_keyed_variables_can_be_given_and_expected(tmp_path):
+    wish = Path(__file__).parent.parent / "games" / "wish.wish"
+    case = tmp_path / "keyed.yaml"
+    case.write_text(f"game: {wish}\nplayers: 2\nseed: 2\n"
+                    "given: {waiting: {volcano: {red: 1, yellow: 1}}}\n"
+                    "expect: {waiting: {volcano: {red: 1, yellow: 1}, dock: {white: 2}}, builder: {hidden_cave: null}}\n")
+    (result,) = run_file(str(case))
+    assert result.ok, result.message
+    case.write_text(f"game: {wish}\nplayers: 2\nseed: 2\nexpect: {{waiting: {{volcano: {{red: 1}}}}}}\n")
+    (result,) = run_file(str(case))
+    assert not result.ok and "waiting[volcano]: expected 1 red, got 2 red" in result.message

@@ -1,0 +1,50 @@
+"""Wish-specific properties over random games: hand sizes between actions, saves in the middle of an ability."""
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+
+WISH = str(Path(__file__).parent.parent / "games" / "wish.wish")
+
+
+def hands_and_sizes(st):
+    g = st.game
+    hand, size = g.pzone_index["hand"], g.param_index["hand_size"]
+    return [(len(st.zones[st.pzone_slot(hand, p)]), st.param(size, p)) for p in st.seats]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_hand_sizes_never_change_between_actions(players):
+    game = load_game(WISH)
+    checked = 0
+    for seed in range(15):
+        st = game.new_state(players, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            if st.decision.prompt == "Take an action":
+                assert all(n == size for n, size in hands_and_sizes(st)), (seed, hands_and_sizes(st))
+                checked += 1
+            st.apply(rng.choice(st.legal_actions()))
+    assert checked > 100
+
+
+def test_a_save_in_the_middle_of_an_ability_resumes_identically():
+    game = load_game(WISH)
+    found = 0
+    for seed in range(60):
+        st = game.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over and found < 8:
+            if st.stack[-1].env.get("self") is not None:  # the decision is asked by a card's ability
+                copy, loaded = st.clone(), game.state_from_json(st.to_json())
+                for s in (st, copy, loaded):
+                    r = random.Random(seed + 1)
+                    while not s.is_over:
+                        s.apply(r.choice(s.legal_actions()))
+                assert st.to_json() == copy.to_json() == loaded.to_json()
+                found += 1
+                break
+            st.apply(rng.choice(st.legal_actions()))
+    assert found >= 3, "random games should reach decisions inside abilities"
