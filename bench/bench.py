@@ -310,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="seconds of random play per player count (default 3)")
     ap.add_argument("--repeat", type=int, default=5, help="repeats behind every median (default 5)")
     ap.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    ap.add_argument("--profile", type=int, default=0, metavar="GAMES",
+                    help="also profile this many random games (at the first player count) and print where the "
+                         "time goes, by function and by module")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
@@ -384,9 +387,42 @@ def main(argv: list[str] | None = None) -> int:
         print_table(f"Copies of a mid-game state ({players} players, ~{MID_GAME_DECISIONS} random decisions in)",
                     ["measure", "median per call", "aim", ""], rows)
 
+    if args.profile > 0:
+        print_profile(game, args.players[0], args.profile, args.seed)
+
     for note in notes:
         print(f"note: {note}")
     return 1 if failed else 0
+
+
+def print_profile(game, players: int, games: int, seed: int) -> None:
+    """cProfile over random games: the functions with the most time of their own, and the time by module."""
+    import cProfile
+    import pstats
+
+    def run():
+        for k in range(games):
+            st = game.new_state(players, seed=seed + k)
+            rng = random.Random(seed + k)
+            while not st.is_over:
+                st.apply(rng.choice(st.legal_actions()))
+
+    prof = cProfile.Profile()
+    prof.runcall(run)
+    stats = pstats.Stats(prof)
+    total = sum(v[2] for v in stats.stats.values()) or 1.0
+    by_module: dict = {}
+    rows = []
+    for (path, line, func), (_, _, own, cum, _) in stats.stats.items():
+        module = Path(path).stem if path.startswith(str(REPO)) else ("python" if path.startswith("~") else Path(path).stem)
+        by_module[module] = by_module.get(module, 0.0) + own
+        rows.append((own, cum, f"{Path(path).name}:{line} {func}"))
+    rows.sort(reverse=True)
+    print_table(f"Profile of {games} random games, {players} players: functions by own time",
+                ["own %", "with callees %", "function"],
+                [[f"{100 * o / total:.1f}", f"{100 * c / total:.1f}", name] for o, c, name in rows[:12]])
+    mods = sorted(by_module.items(), key=lambda kv: -kv[1])[:8]
+    print_table("… by module", ["module", "own %"], [[m, f"{100 * t / total:.1f}"] for m, t in mods])
 
 
 if __name__ == "__main__":

@@ -116,13 +116,20 @@ class Compiler:
         span = e.span
 
         def call(st, env):
-            body = g.functions[name]
-            local = {p: a(st, env) for p, a in zip(pnames, args)}
+            argv = tuple(a(st, env) for a in args)
+            memo = st.memo
+            if st.memo_version != st.version:  # functions are pure: results hold until the state changes
+                memo.clear()
+                st.memo_version = st.version
+            key = (name, argv)
+            if key in memo:
+                return memo[key]
             st.call_depth += 1
             try:
                 if st.call_depth > MAX_CALL_DEPTH:
                     fail(span, f"function '{name}' calls itself more than {MAX_CALL_DEPTH} deep")
-                return body(st, local)
+                result = memo[key] = g.functions[name](st, dict(zip(pnames, argv)))
+                return result
             finally:
                 st.call_depth -= 1
         return call

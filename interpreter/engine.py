@@ -29,7 +29,7 @@ class Action(NamedTuple):
 class State(StateData):
     """A game in progress. See DESIGN.md for the public API."""
 
-    __slots__ = ("game", "lay", "seats", "all_mask", "call_depth")
+    __slots__ = ("game", "lay", "seats", "all_mask", "call_depth", "version", "memo", "memo_version")
 
     # ---------------------------------------------------------------- creation and copies
     @classmethod
@@ -71,11 +71,23 @@ class State(StateData):
         self.lay = game.layout(players)
         self.seats = tuple(range(players))
         self.all_mask = (1 << players) - 1
+        self._fresh_memo()
+
+    def _fresh_memo(self) -> None:
+        """Function results are remembered until the state changes (`touch`); never copied or saved."""
         self.call_depth = 0
+        self.version = 0
+        self.memo = {}
+        self.memo_version = 0
+
+    def touch(self) -> None:
+        """The state changed: remembered function results no longer hold."""
+        self.version += 1
 
     def clone(self) -> "State":
         st = State.__new__(State)
-        st.game, st.lay, st.seats, st.all_mask, st.call_depth = self.game, self.lay, self.seats, self.all_mask, 0
+        st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask
+        st._fresh_memo()
         clone_data(self, st)
         return st
 
@@ -144,6 +156,7 @@ class State(StateData):
     def repose(self) -> None:
         """Ask the pending decision again, from the state as it is now (after a test fixture changed it).
         The op that asked it runs again; answers already given to a simultaneous decision are dropped."""
+        self.touch()
         if self.decision is None:
             return
         self.decision = None
@@ -336,6 +349,7 @@ class State(StateData):
     def write_places(self, writes, env, span) -> None:
         """Store several values at once; the changes are logged and their events fire after all are stored."""
         changes = []
+        self.version += 1
         for place, value in writes:
             kind, idx, who = place
             if kind == "local":
@@ -390,6 +404,7 @@ class State(StateData):
     def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
         if not cards:
             return
+        self.version += 1
         moved = []
         for c in cards:
             src = self.where[c]
@@ -414,6 +429,7 @@ class State(StateData):
             self.emit(("moved",), (c, src, dest))
 
     def shuffle(self, slot: int) -> None:
+        self.version += 1
         self.rng.shuffle(self.zones[slot])
         vis = self.lay.slot_vis[slot]
         keep = self.all_mask if vis == "public" else (1 << self.lay.slot_owner[slot]) if vis == "owner" else 0
@@ -444,6 +460,7 @@ class State(StateData):
             self.log_cards(cards, "{cards} turned face " + ("up" if up else "down"))
 
     def swap(self, a: int, b: int, span) -> None:
+        self.version += 1
         za, zb = self.where[a], self.where[b]
         ia, ib = self.zones[za].index(a), self.zones[zb].index(b)
         self.zones[za][ia], self.zones[zb][ib] = b, a
