@@ -221,6 +221,9 @@ class State(StateData):
                 return
             f = stack[-1]
             code = codes[f.code]
+            if f.pc == 0 and type(f.data) is tuple and f.data[0] == "trigger" and not self._trigger_holds(f):
+                stack.pop()
+                continue
             if f.pc >= len(code.ops):
                 if code.loop is not None and self._guard(loop_again, f, code, code.span):
                     continue
@@ -281,8 +284,7 @@ class State(StateData):
             for env in self._trigger_envs(t):
                 for name, v in zip(t.binders, args):
                     env[name] = v
-                if t.cond is None or t.cond(self, env):
-                    fired.append((t, env))
+                fired.append((t, env))
         if not fired:
             return
         depth = (self.stack[-1].depth if self.stack else 0) + 1
@@ -297,6 +299,14 @@ class State(StateData):
                 now.append((t, env))
         for t, env in reversed(now):
             self.push(t.code, env, ("trigger", t.index), depth, t.span)
+
+    def _trigger_holds(self, f) -> bool:
+        """A trigger's condition is checked when it starts to resolve: the triggers before it may have
+        changed what it looks at ("gain the Crystal before resolving Jewelry")."""
+        t = self.game.trigger_defs[f.data[1]]
+        if t.cond is None:
+            return True
+        return self._guard(lambda st, env: bool(t.cond(st, env)), f.env, None, t.span, single=True)
 
     def _trigger_envs(self, t):
         if t.source is None:

@@ -163,3 +163,19 @@ scoring p { score "s" 0 }
     st.apply("stay")
     assert var(st, "where") is None
     assert st.log_lines()[-3] == "player 1: stay"
+
+
+def test_a_trigger_condition_is_checked_when_the_trigger_resolves():
+    """Triggers that fire together resolve in order; a later one sees what the earlier ones did."""
+    from interpreter import load_source
+    game = load_source('''game "T" { players 2..2 }
+event bell()
+var coins: int = 0
+var trace: text = ""
+when bell() order 2 if coins > 0 { trace = trace + "spent" }
+when bell() order 1 { coins += 1 }
+play { emit bell() }
+scoring p { score "s" 0 }
+''')
+    st = game.new_state(2)
+    assert var(st, "trace") == "spent"
