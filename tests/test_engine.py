@@ -172,7 +172,7 @@ def test_a_trigger_condition_is_checked_when_the_trigger_resolves():
 event bell()
 var coins: int = 0
 var trace: text = ""
-when bell() order 2 if coins > 0 { trace = trace + "spent" }
+when bell() if coins > 0 order 2 { trace = trace + "spent" }
 when bell() order 1 { coins += 1 }
 play { emit bell() }
 scoring p { score "s" 0 }
