@@ -1,0 +1,85 @@
+"""A cache of parsed files, keyed by the hash of the grammar and the source (like Python's .pyc files).
+
+Parsing is the slow part of loading a game (Lark's LALR parser in pure Python); checking and compiling are
+fast. A successful parse is stored as JSON under the user's cache directory and read back on the next load of
+the same text. The JSON is decoded into the attrs classes of `dsl.ast` only — never pickle, nothing from the
+file is executed. Set WISHDSL_CACHE=0 to turn the cache off; an unwritable directory simply means no cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import attrs
+
+from . import ast as A
+
+FORMAT = "wishdsl-ast-1"
+_CLASSES = {c.__name__: c for c in vars(A).values() if isinstance(c, type) and attrs.has(c)}
+
+
+def cache_dir() -> Optional[Path]:
+    if os.environ.get("WISHDSL_CACHE", "1") == "0":
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "wishdsl" / "ast"
+
+
+def key_of(grammar: str, text: str, path: str) -> str:
+    h = hashlib.sha256()
+    for part in (FORMAT, grammar, path, text):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _encode(v):
+    if attrs.has(type(v)):
+        out = {"_": type(v).__name__}
+        for f in attrs.fields(type(v)):
+            out[f.name] = _encode(getattr(v, f.name))
+        return out
+    if isinstance(v, list):
+        return [_encode(x) for x in v]
+    if isinstance(v, tuple):
+        return {"_": "tuple", "items": [_encode(x) for x in v]}
+    return v
+
+
+def _decode(v):
+    if isinstance(v, list):
+        return [_decode(x) for x in v]
+    if isinstance(v, dict):
+        kind = v["_"]
+        if kind == "tuple":
+            return tuple(_decode(x) for x in v["items"])
+        cls = _CLASSES[kind]  # only the syntax tree's own classes
+        return cls(**{k: _decode(x) for k, x in v.items() if k != "_"})
+    return v
+
+
+def load(key: str) -> Optional[A.Program]:
+    d = cache_dir()
+    if d is None:
+        return None
+    try:
+        data = json.loads((d / f"{key}.json").read_text(encoding="utf-8"))
+        return _decode(data)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def store(key: str, program: A.Program) -> None:
+    d = cache_dir()
+    if d is None:
+        return
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        tmp = d / f"{key}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(_encode(program), separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, d / f"{key}.json")
+    except OSError:
+        pass
