@@ -597,14 +597,12 @@ class Program(Node):
     source: str = ""
 
 
-def deepest(root: Node):
-    """(depth, node) of the most deeply nested node, found without recursion."""
-    best = (0, root)
+def walk(root: Node):
+    """Every node under `root` (itself included) with its depth, without recursion."""
     todo = [(root, 1)]
     while todo:
         node, depth = todo.pop()
-        if depth > best[0]:
-            best = (depth, node)
+        yield node, depth
         for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
             items = value if isinstance(value, (list, tuple)) else (value,)
             for item in items:
@@ -612,21 +610,17 @@ def deepest(root: Node):
                     todo.extend((x, depth + 1) for x in item if isinstance(x, Node))
                 elif isinstance(item, Node):
                     todo.append((item, depth + 1))
+
+
+def deepest(root: Node):
+    """(depth, node) of the most deeply nested node."""
+    best = (0, root)
+    for node, depth in walk(root):
+        if depth > best[0]:
+            best = (depth, node)
     return best
 
 
 def uses_names(root: Node, names: set) -> bool:
     """Does any plain name inside `root` read one of `names`?"""
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, Name) and node.name in names:
-            return True
-        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
-            items = value if isinstance(value, (list, tuple)) else (value,)
-            for item in items:
-                if isinstance(item, tuple):
-                    todo.extend(x for x in item if isinstance(x, Node))
-                elif isinstance(item, Node):
-                    todo.append(item)
-    return False
+    return any(isinstance(node, Name) and node.name in names for node, _ in walk(root))
