@@ -3,6 +3,7 @@
     wishdsl run GAME [--players N] [--seed S] [--variant V] [--agents A,B,…] [--human SEAT] [--json] [--quiet]
     wishdsl check GAME…
     wishdsl test PATH…
+    wishdsl docs GAME [--variant V] [--format md|html] [-o FILE]
 
 A user's mistake (a bad file, an unknown option) prints a diagnostic to stderr and exits 1; an abandoned
 game exits 130. An agent that answers with an illegal action is a bug: its IllegalAction propagates.
@@ -66,6 +67,13 @@ def build_parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run rule scenarios (YAML files or folders of them)")
     test.add_argument("paths", nargs="+", metavar="PATH")
     test.set_defaults(func=cmd_test)
+
+    docs = sub.add_parser("docs", help="write a rules cheat-sheet (Markdown or HTML) of a game")
+    docs.add_argument("game", metavar="GAME", help="a .wish file")
+    docs.add_argument("--variant", help="the sheet of this variant of the game")
+    docs.add_argument("--format", choices=["md", "html"], default="md", help="output format (default md)")
+    docs.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    docs.set_defaults(func=cmd_docs)
     return ap
 
 
@@ -184,6 +192,19 @@ def cmd_test(args) -> int:
                 print(f"    {line}")
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- docs
+def cmd_docs(args) -> int:
+    from docgen.render import render_sheet
+
+    text = render_sheet(args.game, args.variant, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 if __name__ == "__main__":

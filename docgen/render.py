@@ -1,0 +1,424 @@
+"""Rule cheat-sheets: a checked game → a context of plain data → Jinja templates (Markdown, HTML).
+
+    from docgen.render import render_sheet
+    text = render_sheet("games/wish.wish", variant=None, fmt="html")
+
+The context holds only strings, numbers, lists and dicts (no AST nodes), so the templates cannot reach into the
+game; the HTML environment is sandboxed and autoescapes every value, so names from a game file cannot inject
+markup. Generation is deterministic: the same file gives the same bytes (no dates, no hashes of memory).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+from dsl import ast as A
+from dsl import variants as V
+from dsl.check import check
+from dsl.parser import parse_file
+
+from .english import English, Step, cap, humanize, quote, static_text, trigger_parts, cell, VISIBILITY, walk
+
+TEMPLATES = Path(__file__).with_name("templates")
+FORMATS = ("md", "html")
+
+
+# ---------------------------------------------------------------- footnotes for reconstructed values
+
+
+class Marks:
+    """Numbered footnotes for reconstructed values; one number per distinct reason."""
+
+    def __init__(self):
+        self.notes: list = []  # [{"n": 1, "reason": …, "where": [...]}]
+        self.index: dict = {}
+
+    def mark(self, reason: Optional[str], where: str) -> Optional[int]:
+        if not reason:
+            return None
+        if reason not in self.index:
+            self.index[reason] = len(self.notes) + 1
+            self.notes.append({"n": self.index[reason], "reason": reason, "where": []})
+        note = self.notes[self.index[reason] - 1]
+        if where not in note["where"]:
+            note["where"].append(where)
+        return self.index[reason]
+
+
+def reconstructed(annots) -> Optional[str]:
+    for a in annots or ():
+        if a.name == "reconstructed":
+            return a.text or "not printed in the rulebook"
+    return None
+
+
+# ---------------------------------------------------------------- steps as plain data
+
+
+def steps_data(steps: list) -> list:
+    return [{"text": s.text, "children": steps_data(s.children)} for s in steps]
+
+
+def block_data(en: English, block: Optional[A.Block]) -> list:
+    return steps_data(en.render(block)) if block is not None else []
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load(path: str, variant: Optional[str] = None):
+    """(program, resolved declarations, symbols) of a game under a variant; raises WishError on problems."""
+    program = parse_file(path)
+    decls = V.resolve(program, variant)
+    sym = check(decls, program.path, {program.path: program.source})
+    return program, decls, sym
+
+
+def sheet_name(path: str, variant: Optional[str]) -> str:
+    """`games/wish.wish`, "Solo" → "wish-solo"."""
+    stem = Path(path).stem
+    if variant is None:
+        return stem
+    slug = "".join(ch.lower() if ch.isalnum() else "-" for ch in variant).strip("-")
+    while "--" in slug:
+        slug = slug.replace("--", "-")
+    return f"{stem}-{slug}"
+
+
+# ---------------------------------------------------------------- the context
+
+
+def calls_in(node) -> list:
+    """Procedure names called under `node`, in order of first call."""
+    out = []
+    for n in walk(node):
+        if isinstance(n, A.ExprStmt) and isinstance(n.expr, A.Call) and n.expr.name not in out:
+            out.append(n.expr.name)
+    return out
+
+
+def decl_label(d) -> str:
+    """A short name of a declaration, for the list of what a variant changes."""
+    if isinstance(d, A.Game):
+        n = d.min_players if d.min_players == d.max_players else f"{d.min_players}–{d.max_players}"
+        return f"the game itself ({n} players)"
+    if isinstance(d, A.Abilities):
+        return "the abilities of " + ", ".join(quote(c) for c in d.cards)
+    if isinstance(d, A.Cards):
+        return f"the {d.kind} cards"
+    if isinstance(d, A.Trigger):
+        return "a rule that reacts: " + humanize(d.event.name or d.event.form)
+    if isinstance(d, (A.Setup, A.Play, A.Scoring)):
+        return {A.Setup: "the setup", A.Play: "the play sequence", A.Scoring: "the scoring"}[type(d)]
+    if isinstance(d, A.Invariant):
+        return f"the invariant {quote(d.name)}"
+    kind = {A.Enum: "enum", A.CardKind: "card kind", A.Zone: "zone", A.Var: "variable", A.Param: "parameter",
+            A.Event: "event", A.Function: "term", A.Procedure: "procedure", A.Action: "action"}.get(type(d), "")
+    name = getattr(d, "name", "")
+    return f"{kind} {quote(name if isinstance(d, (A.Enum, A.CardKind)) else humanize(name))}".strip()
+
+
+def build_context(path: str, variant: Optional[str] = None) -> dict:
+    program, decls, sym = load(path, variant)
+    en = English(sym)
+    marks = Marks()
+    g = sym.game
+    ctx: dict = {}
+    players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
+    ctx["game"] = {"name": g.name, "players": players, "source": g.source, "summary": en.describe(g),
+                   "doc": base_game_doc(program)}
+    ctx["title"] = g.name + (f" — {variant}" if variant else "")
+    ctx["variant"] = None
+    all_variants = [d for d in program.decls if isinstance(d, A.Variant)]
+    if variant is not None:
+        v = next(d for d in all_variants if d.name == variant)
+        ctx["variant"] = {"name": v.name, "doc": v.doc}
+
+    # components
+    enums = []
+    for e in sym.enums.values():
+        fields = [f.name for f in e.fields]
+        table_rows = {}
+        for r in e.rows:
+            by_col = dict(zip(e.columns, r.cells))
+            if isinstance(by_col.get("member"), A.Name):
+                table_rows[by_col["member"].name] = by_col
+        rows = []
+        for m in e.members:
+            rec = marks.mark(reconstructed(m.annots), f"{e.name}: {m.display or m.name}")
+            by_col = table_rows.get(m.name, {})
+            cells = [cell(en, by_col[f]) if f in by_col else "" for f in fields] if e.columns else []
+            rows.append({"name": m.display or humanize(m.name), "cells": cells, "rec": rec})
+        enums.append({"name": e.name, "doc": e.doc, "rec": marks.mark(e.reconstructed, e.name),
+                      "fields": [humanize(f) for f in fields], "members": rows})
+    ctx["enums"] = enums
+
+    ctx["kinds"] = [{"name": k.name, "doc": k.doc, "summary": en.describe(k),
+                     "fields": [{"name": humanize(f.name), "type": en.typeref(f.type),
+                                 "default": en.expr(f.default) if f.default is not None else ""} for f in k.fields],
+                     "active_in": [humanize(z) for z in k.active_in]} for k in sym.kinds.values()]
+    ctx["zones"] = [{"name": humanize(z.name), "kind": z.kind, "doc": z.doc, "per_player": z.per_player,
+                     "visibility": VISIBILITY.get(z.visibility, z.visibility),
+                     "limit": en.expr(z.limit) if z.limit is not None else "",
+                     "rec": marks.mark(z.reconstructed, humanize(z.name))} for z in sym.zones.values()]
+    state = []
+    for d in decls:
+        if isinstance(d, A.Var) and not any(a.name == "quiet" for a in d.annots) or isinstance(d, A.Param):
+            state.append({"name": cap(en.varname(d.name)), "kind": "rule value" if isinstance(d, A.Param) else
+                          ("each player" if d.per_player else "shared"),
+                          "per_player": d.per_player, "text": en.describe(d).split(": ", 1)[-1],
+                          "doc": d.doc, "rec": marks.mark(d.reconstructed, humanize(d.name))})
+    for d in decls:  # the bookkeeping variables, after the rest
+        if isinstance(d, A.Var) and any(a.name == "quiet" for a in d.annots):
+            state.append({"name": cap(en.varname(d.name)), "kind": "each player" if d.per_player else "shared",
+                          "per_player": d.per_player, "text": en.describe(d).split(": ", 1)[-1], "doc": d.doc,
+                          "rec": marks.mark(d.reconstructed, humanize(d.name))})
+    ctx["state"] = state
+
+    # structure: setup, play, the procedures they call
+    ctx["setup"] = block_data(en, sym.setup.body) if sym.setup else []
+    ctx["setup_doc"] = sym.setup.doc if sym.setup else None
+    ctx["play"] = block_data(en, sym.play.body) if sym.play else []
+    ctx["play_doc"] = sym.play.doc if sym.play else None
+    order: list = []
+    todo = [n for root in (sym.setup, sym.play) if root is not None for n in calls_in(root)]
+    while todo:
+        name = todo.pop(0)
+        if name in sym.procedures and name not in order:
+            order.append(name)
+            todo.extend(calls_in(sym.procedures[name][0]))
+    ctx["structure"] = [proc_data(en, marks, sym.procedures[n][0]) for n in order]
+    ctx["procedures"] = [proc_data(en, marks, p) for n, (p, _) in sym.procedures.items() if n not in order]
+
+    # actions
+    actions = []
+    for a in sym.actions.values():
+        reqs = [s for s in a.body.stmts if isinstance(s, A.Require)]
+        rest = A.Block([s for s in a.body.stmts if not isinstance(s, A.Require)])
+        actions.append({
+            "name": cap(humanize(a.name)), "doc": a.doc, "rec": marks.mark(a.reconstructed, humanize(a.name)),
+            "params": [en.describe(p) for p in a.params],
+            "requires": [en.describe(r) for r in reqs],
+            "effects": block_data(en, rest) if rest.stmts else [{"text": "Nothing else happens.", "children": []}],
+        })
+    ctx["actions"] = actions
+
+    ctx["triggers"] = [trigger_data(en, t) for t in sym.triggers]
+    ctx["events"] = [{"name": humanize(e.name), "doc": e.doc, "text": en.describe(e)}
+                     for e, _ in sym.events.values()]
+
+    # cards
+    card_kinds_abilities = {}
+    for name, ab in sym.abilities.items():
+        kinds = []
+        if ab.instant:
+            kinds.append("Instant")
+        if ab.triggers:
+            kinds.append("Ongoing")
+        if ab.statics:
+            kinds.append("Static")
+        card_kinds_abilities[name] = kinds
+    decks = []
+    for cd in sym.card_decls:
+        cols = [c for c in cd.columns if c not in ("name", "count")]
+        rows = []
+        for r in cd.rows:
+            by_col = dict(zip(cd.columns, r.cells))
+            name = cell(en, by_col["name"]) if "name" in by_col else ""
+            rows.append({
+                "name": name, "count": cell(en, by_col["count"]) if "count" in by_col else "1",
+                "cells": [cell(en, by_col[c]) if c in by_col else "" for c in cols],
+                "abilities": ", ".join(card_kinds_abilities.get(name, [])) or "—",
+                "rec": marks.mark(reconstructed(r.annots), name),
+            })
+        decks.append({"kind": cd.kind, "zone": humanize(cd.zone), "doc": cd.doc, "summary": en.describe(cd),
+                      "columns": [humanize(c) for c in cols], "rows": rows,
+                      "has_abilities": any(r["abilities"] != "—" for r in rows),
+                      "rec": marks.mark(cd.reconstructed, f"{cd.kind} cards")})
+    ctx["decks"] = decks
+
+    abilities = []
+    by_kind = {"Instant": [], "Ongoing": [], "Static": []}
+    for ab in {id(ab): ab for ab in sym.abilities.values()}.values():
+        item = {"cards": ab.cards, "doc": ab.doc, "instant": None, "ongoing": [], "static": []}
+        if ab.instant:
+            item["instant"] = {"doc": ab.instant.doc, "steps": block_data(en, ab.instant.body)}
+            by_kind["Instant"].extend(ab.cards)
+        for t in ab.triggers:
+            item["ongoing"].append(trigger_data(en, t))
+        if ab.triggers:
+            by_kind["Ongoing"].extend(ab.cards)
+        for s in ab.statics:
+            item["static"].append({"doc": s.doc, "text": static_text(en, s)})
+        if ab.statics:
+            by_kind["Static"].extend(ab.cards)
+        abilities.append(item)
+    ctx["abilities"] = abilities
+    ctx["abilities_by_kind"] = [{"kind": k, "cards": v, "meaning": KIND_MEANING[k]}
+                                for k, v in by_kind.items() if v]
+
+    # scoring, end, invariants, terms
+    sc = sym.scoring
+    ctx["scoring"] = None
+    if sc is not None:
+        en.you_names.add(sc.var)
+        try:
+            ctx["scoring"] = {
+                "doc": sc.doc,
+                "score": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "score"],
+                "tiebreak": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "tiebreak"],
+                "lose": [en.expr(s.expr) for s in sc.steps if s.form == "lose"],
+            }
+        finally:
+            en.you_names.discard(sc.var)
+    ends = []
+    for d in decls:
+        if isinstance(d, (A.Procedure, A.Action, A.Trigger)) and any(isinstance(n, A.EndGame) for n in walk(d)):
+            name = cap(humanize(d.name)) if hasattr(d, "name") else "A rule that reacts"
+            ends.append({"name": name, "doc": d.doc})
+    ctx["end"] = ends
+    ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
+                         for i in sym.invariants]
+    ctx["terms"] = [{"name": cap(humanize(f.name)), "params": [humanize(p.name) for p in f.params], "doc": f.doc,
+                     "text": en.describe(f).split(": ", 1)[-1], "rec": marks.mark(f.reconstructed, f.name)}
+                    for f, _, _ in sym.functions.values()]
+
+    # variants
+    base = V.base_decls(program)
+    base_keys = {d.key for d in base}
+    variants = []
+    for v in all_variants:
+        replaces = [decl_label(d) for d in v.decls if not isinstance(d, A.Remove) and d.key in base_keys]
+        adds = [decl_label(d) for d in v.decls if not isinstance(d, A.Remove) and d.key not in base_keys]
+        removes = [quote(humanize(d.name)) for d in v.decls if isinstance(d, A.Remove)]
+        variants.append({"name": v.name, "doc": v.doc, "replaces": replaces, "adds": adds, "removes": removes,
+                         "sheet": sheet_name(path, v.name), "current": v.name == variant})
+    ctx["variants"] = variants
+    ctx["base_sheet"] = sheet_name(path, None)
+    ctx["notes"] = marks.notes
+    return ctx
+
+
+KIND_MEANING = {
+    "Instant": "resolved once, when the card is played",
+    "Ongoing": "reacts to events while the card is in play",
+    "Static": "changes a rule's value while the card is in play",
+}
+
+
+def doc_blocks(doc: Optional[str]) -> list:
+    """A doc string as paragraphs and bullet lists, with hard-wrapped lines joined again."""
+    if not doc:
+        return []
+    blocks: list = []
+    for para in doc.split("\n\n"):
+        lines = [ln.strip() for ln in para.strip().splitlines() if ln.strip()]
+        items: list = []
+        text: list = []
+        for ln in lines:
+            if ln.startswith(("- ", "* ")):
+                if text:
+                    blocks.append({"kind": "p", "text": " ".join(text)})
+                    text = []
+                items.append(ln[2:])
+            elif items:
+                items[-1] += " " + ln
+            else:
+                text.append(ln)
+        if text:
+            blocks.append({"kind": "p", "text": " ".join(text)})
+        if items:
+            blocks.append({"kind": "ul", "items": items})
+    return blocks
+
+
+def base_game_doc(program: A.Program) -> Optional[str]:
+    for d in program.decls:
+        if isinstance(d, A.Game):
+            return d.doc
+    return None
+
+
+def proc_data(en: English, marks: Marks, p: A.Procedure) -> dict:
+    return {"name": cap(humanize(p.name)), "params": [humanize(x.name) for x in p.params], "doc": p.doc,
+            "steps": block_data(en, p.body), "rec": marks.mark(p.reconstructed, humanize(p.name))}
+
+
+def trigger_data(en: English, t: A.Trigger) -> dict:
+    head, steps = trigger_parts(en, t)
+    return {"doc": t.doc, "head": head, "steps": steps_data(steps)}
+
+
+# ---------------------------------------------------------------- templates
+
+
+def md_cell(value) -> str:
+    """A Markdown table cell: no pipes, no line breaks."""
+    return str(value if value is not None else "").replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def md_text(value) -> str:
+    """Markdown prose from a game file: angle brackets escaped so no raw HTML gets through."""
+    return str(value if value is not None else "").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def environment(fmt: str) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=(fmt == "html"),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.filters["cell"] = lambda v: md_cell(md_text(v))
+    env.filters["mdtext"] = md_text
+    env.filters["blocks"] = doc_blocks
+    return env
+
+
+def render_sheet(path: str, variant: Optional[str] = None, fmt: str = "md") -> str:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+    ctx = build_context(path, variant)
+    text = environment(fmt).get_template(f"sheet.{fmt}.j2").render(**ctx)
+    lines = [line.rstrip() for line in text.splitlines()]
+    out, blank = [], False
+    for line in lines:  # at most one blank line in a row
+        if line == "":
+            if blank:
+                continue
+            blank = True
+        else:
+            blank = False
+        out.append(line)
+    return "\n".join(out).strip() + "\n"
+
+
+def all_sheets(games: list) -> list:
+    """(game path, variant, sheet name) of every game and each of its variants."""
+    out = []
+    for path in games:
+        program = parse_file(str(path))
+        for v in [None] + V.variant_names(program):
+            out.append((str(path), v, sheet_name(str(path), v)))
+    return out
+
+
+def write_all(games: list, out_dir: str) -> list:
+    """Write `NAME.md` and `NAME.html` of every game and variant into `out_dir`; return the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path, variant, name in all_sheets(games):
+        for fmt in FORMATS:
+            target = out / f"{name}.{fmt}"
+            target.write_text(render_sheet(path, variant, fmt), encoding="utf-8")
+            written.append(str(target))
+    return written
+
+
+__all__ = ["render_sheet", "build_context", "write_all", "all_sheets", "sheet_name", "Step"]
