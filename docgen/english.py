@@ -11,7 +11,7 @@ the checker wrote into `expr.ty`).
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import Optional
 
 import attrs
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import operator
 
 from dsl import ast as A
-from dsl import types as T
 from dsl.errors import WishRuntimeError
 
 from . import effects as E

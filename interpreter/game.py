@@ -11,7 +11,6 @@ import attrs
 
 from dsl import ast as A
 from dsl import check as C
-from dsl.check import check_program  # noqa: F401  (part of the public API)
 from dsl import types as T
 from dsl import variants as V
 from dsl.errors import WishError
