@@ -123,7 +123,7 @@ def _listify(v):
 
 
 def clone_data(src, dst) -> None:
-    """Copy every mutable part of `src` into the fresh object `dst` (explicit, never deepcopy)."""
+    """Copy every mutable part of `src` into the fresh object `dst`: explicit, never a generic deep copy."""
     dst.n = src.n
     dst.seed = src.seed
     dst.rng = Rng(src.rng.s)

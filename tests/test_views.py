@@ -68,6 +68,12 @@ def shuffled_identities(state, cards: list, data) -> dict:
     return mapping
 
 
+def scene(case, seed: int, steps: int, data):
+    """A state some random decisions into a game, and a player drawn by Hypothesis."""
+    state = played(case, seed, steps)
+    return state, data.draw(st.integers(0, state.n - 1), label="player")
+
+
 def seen_by(state, p):
     fresh = with_identities(state, {})
     return fresh.view(p), [a.label for a in fresh.legal_actions(p)]
@@ -76,8 +82,7 @@ def seen_by(state, p):
 @SETTINGS
 @given(st.sampled_from(CASES), st.integers(0, 10_000), st.integers(0, 40), st.data())
 def test_a_view_does_not_depend_on_cards_its_player_does_not_know(case, seed, steps, data):
-    state = played(case, seed, steps)
-    p = data.draw(st.integers(0, state.n - 1), label="player")
+    state, p = scene(case, seed, steps, data)
     unknown = [c for c in range(len(state.seen)) if not (state.seen[c] >> p) & 1]
     other = with_identities(state, shuffled_identities(state, unknown, data))
     assert seen_by(other, p) == seen_by(state, p)
@@ -86,8 +91,7 @@ def test_a_view_does_not_depend_on_cards_its_player_does_not_know(case, seed, st
 @SETTINGS
 @given(st.sampled_from(CASES), st.integers(0, 10_000), st.integers(0, 40), st.data())
 def test_the_property_has_teeth_changing_a_known_card_changes_the_view(case, seed, steps, data):
-    state = played(case, seed, steps)
-    p = data.draw(st.integers(0, state.n - 1), label="player")
+    state, p = scene(case, seed, steps, data)
     g = state.game
     known = [c for c in range(len(state.known)) if (state.known[c] >> p) & 1
              and any(state.where[c] == slot for slot in range(len(state.zones)))]
@@ -104,8 +108,7 @@ def test_the_property_has_teeth_changing_a_known_card_changes_the_view(case, see
 @given(st.sampled_from(CASES), st.integers(0, 10_000), st.integers(0, 40), st.data())
 def test_forgotten_cards_vanish_from_everything_but_the_log(case, seed, steps, data):
     """Cards p knew once but not now (shuffled away) no longer show anywhere in p's view but in its history."""
-    state = played(case, seed, steps)
-    p = data.draw(st.integers(0, state.n - 1), label="player")
+    state, p = scene(case, seed, steps, data)
     unknown = [c for c in range(len(state.known)) if not (state.known[c] >> p) & 1]
     other = with_identities(state, shuffled_identities(state, unknown, data))
     (mine, labels), (theirs, other_labels) = seen_by(state, p), seen_by(other, p)
