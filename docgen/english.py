@@ -464,7 +464,7 @@ def e_call(en: English, e: A.Call) -> str:
             return f"{subj} {name}" + (f" ({', '.join(rest)})" if rest else "")
         if not rendered:
             return "the " + humanize(n)
-        if humanize(n).endswith(" of"):
+        if humanize(n).split()[-1] in ("of", "at", "in", "on", "for", "from", "to", "by", "with"):
             return f"the {humanize(n)} " + (rendered[0] if len(rendered) == 1 else f"({', '.join(rendered)})")
         if len(rendered) == 1:
             if args[0].ty is not None and args[0].ty.kind == "player":
