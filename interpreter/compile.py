@@ -338,14 +338,8 @@ class Compiler:
     def bag_arith(self, e, a, b):
         span = e.span
         if e.op == "+":
-            return lambda st, env: tuple(x + y for x, y in zip(a(st, env), b(st, env)))
-
-        def sub(st, env):
-            out = tuple(x - y for x, y in zip(a(st, env), b(st, env)))
-            if any(x < 0 for x in out):
-                fail(span, "a bag would hold a negative amount")
-            return out
-        return sub
+            return lambda st, env: E.bag_add(a(st, env), b(st, env))
+        return lambda st, env: E.bag_sub(a(st, env), b(st, env), span)
 
     # ---------------------------------------------------------------- statements
     def block(self, block: A.Block, loop=None) -> int:

@@ -13,6 +13,19 @@ from .state import Decision, Frame
 MAX_LOOP = 100_000
 
 
+def bag_add(a: tuple, b: tuple) -> tuple:
+    """Two bags (counts per enum member) together."""
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def bag_sub(a: tuple, b: tuple, span) -> tuple:
+    """Bag `a` without bag `b`; a bag never holds a negative amount."""
+    out = tuple(x - y for x, y in zip(a, b))
+    if any(x < 0 for x in out):
+        raise WishRuntimeError("a bag would hold a negative amount", span)
+    return out
+
+
 class Code:
     """A compiled block: its ops and, for a loop body, how the loop goes on."""
 
@@ -61,9 +74,7 @@ class Assign(Op):
         if self.op != "=":
             old = st.read_place(self.place, env)
             if self.ty is not None and self.ty.kind == "bag":
-                v = tuple(a + b for a, b in zip(old, v)) if self.op == "+=" else tuple(a - b for a, b in zip(old, v))
-                if any(x < 0 for x in v):
-                    raise WishRuntimeError("a bag would hold a negative amount", self.span)
+                v = bag_add(old, v) if self.op == "+=" else bag_sub(old, v, self.span)
             else:
                 v = old + v if self.op == "+=" else old - v
         st.write_place(self.place, env, v, self.span)
@@ -83,10 +94,7 @@ class TransferOp(Op):
         n = self.amount(st, env)
         old_src, old_dst = st.read_place(self.source, env), st.read_place(self.dest, env)
         if self.bag:
-            new_src = tuple(a - b for a, b in zip(old_src, n))
-            new_dst = tuple(a + b for a, b in zip(old_dst, n))
-            if any(x < 0 for x in new_src):
-                raise WishRuntimeError("a bag would hold a negative amount", self.span)
+            new_src, new_dst = bag_sub(old_src, n, self.span), bag_add(old_dst, n)
         else:
             new_src, new_dst = old_src - n, old_dst + n
         st.write_places(((self.source, new_src), (self.dest, new_dst)), env, self.span)
