@@ -1,7 +1,9 @@
-"""`python -m docgen [OUT_DIR]`: regenerate the cheat-sheets of every game in games/ (default OUT_DIR: docs/)."""
+"""`python -m docgen [OUT_DIR]`: regenerate the cheat-sheets of every game in games/ and what each house rule in
+games/house/ changes (OUT_DIR/house/), default OUT_DIR: docs/."""
 import sys
 from pathlib import Path
 
+from .diff import write_house_diffs
 from .render import write_all
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -12,6 +14,8 @@ def main(argv=None) -> int:
     out = argv[0] if argv else str(ROOT / "docs")
     games = sorted((ROOT / "games").glob("*.wish"))
     for path in write_all([str(g.relative_to(ROOT)) for g in games], out):
+        print("wrote", path)
+    for path in write_house_diffs(ROOT / "games" / "house", Path(out) / "house", ROOT):
         print("wrote", path)
     return 0
 

@@ -1136,7 +1136,12 @@ def d_variant(en: English, v: A.Variant) -> str:
 
 
 def d_remove(en: English, r: A.Remove) -> str:
-    return f"Removes {humanize(r.name)}."
+    return f"Removes {quote(r.name) if r.quoted else humanize(r.name)}."
+
+
+def d_extends(en: English, e: A.Extends) -> str:
+    under = f", variant {quote(e.variant)}" if e.variant else ""
+    return f"A house rule: the game of {e.path}{under}, changed as follows."
 
 
 def d_invariant(en: English, i: A.Invariant) -> str:
@@ -1165,7 +1170,7 @@ RENDER: dict = {
     A.Function: d_function, A.Procedure: d_procedure, A.ActionParam: d_actionparam, A.Action: d_action,
     A.EventPattern: d_eventpattern, A.Trigger: d_trigger, A.Instant: d_instant, A.StaticMod: d_static,
     A.Abilities: d_abilities, A.Setup: d_setup, A.Play: d_play, A.ScoreStep: d_scorestep,
-    A.Scoring: d_scoring, A.Variant: d_variant, A.Remove: d_remove, A.Invariant: d_invariant,
+    A.Scoring: d_scoring, A.Variant: d_variant, A.Remove: d_remove, A.Extends: d_extends, A.Invariant: d_invariant,
     A.Program: d_program,
 }
 

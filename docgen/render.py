@@ -18,7 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from dsl import ast as A
 from dsl import variants as V
 from dsl.check import check
-from dsl.parser import parse_file
+from dsl.link import load_program, sources
 
 from .english import English, Step, cap, humanize, quote, static_text, trigger_parts, cell, VISIBILITY, walk
 
@@ -71,9 +71,9 @@ def block_data(en: English, block: Optional[A.Block]) -> list:
 
 def load(path: str, variant: Optional[str] = None):
     """(program, resolved declarations, symbols) of a game under a variant; raises WishError on problems."""
-    program = parse_file(path)
+    program = load_program(path)
     decls = V.resolve(program, variant)
-    sym = check(decls, program.path, {program.path: program.source})
+    sym = check(decls, program.path, sources(program))
     return program, decls, sym
 
 
@@ -336,10 +336,12 @@ def doc_blocks(doc: Optional[str]) -> list:
 
 
 def base_game_doc(program: A.Program) -> Optional[str]:
-    for d in program.decls:
-        if isinstance(d, A.Game):
-            return d.doc
-    return None
+    """The game's overview: a house rule's own doc (on its `extends` line) first, then its game's."""
+    own = next((d.doc for d in program.decls if isinstance(d, A.Game) and d.doc), None)
+    house = next((d.doc for d in program.decls if isinstance(d, A.Extends) and d.doc), None)
+    under = base_game_doc(program.parent) if program.parent is not None and own is None else None
+    parts = [t for t in (house, own or under) if t]
+    return "\n\n".join(parts) if parts else None
 
 
 def proc_data(en: English, marks: Marks, p: A.Procedure) -> dict:
@@ -402,7 +404,7 @@ def all_sheets(games: list) -> list:
     """(game path, variant, sheet name) of every game and each of its variants."""
     out = []
     for path in games:
-        program = parse_file(str(path))
+        program = load_program(str(path))
         for v in [None] + V.variant_names(program):
             out.append((str(path), v, sheet_name(str(path), v)))
     return out

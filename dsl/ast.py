@@ -396,6 +396,7 @@ class Cards(Decl):
     columns: list = attrs.Factory(list)
     rows: list = attrs.Factory(list)
     columns_span: Span = NOWHERE
+    merge: bool = False  # `change cards …` in a variant: rows replace or add cards by name
 
     @property
     def key(self) -> str:
@@ -551,6 +552,7 @@ class ScoreStep(Node):
 class Scoring(Decl):
     var: str
     steps: list = attrs.Factory(list)
+    merge: bool = False  # `change scoring …` in a variant: steps replace or add steps by label
 
     @property
     def key(self) -> str:
@@ -569,11 +571,26 @@ class Variant(Decl):
 
 @attrs.define(eq=False)
 class Remove(Decl):
+    """`remove NAME` (a declaration) or `remove "Name"` (a card of a table, or a scoring step by its label)."""
+
     name: str
+    quoted: bool = False
 
     @property
     def key(self) -> str:
         return f"remove {self.name}"
+
+
+@attrs.define(eq=False)
+class Extends(Decl):
+    """`extends "PATH" [variant "NAME"]`: this file changes the game in PATH (under that variant)."""
+
+    path: str
+    variant: Optional[str] = None
+
+    @property
+    def key(self) -> str:
+        return "extends"
 
 
 @attrs.define(eq=False)
@@ -595,6 +612,8 @@ class Program(Node):
     decls: list = attrs.Factory(list)
     path: str = "<string>"
     source: str = ""
+    parent: Optional["Program"] = None  # the game this file `extends` (set by dsl.link)
+    parent_variant: Optional[str] = None
 
 
 def walk(root: Node):
@@ -608,7 +627,7 @@ def walk(root: Node):
             for item in items:
                 if isinstance(item, tuple):
                     todo.extend((x, depth + 1) for x in item if isinstance(x, Node))
-                elif isinstance(item, Node):
+                elif isinstance(item, Node) and not isinstance(item, Program):  # not into an extended file
                     todo.append((item, depth + 1))
 
 

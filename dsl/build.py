@@ -5,6 +5,8 @@ import inspect
 
 from lark import Token, Transformer, v_args
 
+import attrs
+
 from . import ast as A
 
 
@@ -249,6 +251,15 @@ class ToAst(Transformer):
 
     def remove_decl(self, meta, name):
         return A.Remove(str(name), span=self._span(meta))
+
+    def remove_named(self, meta, name):
+        return A.Remove(_unquote(name), quoted=True, span=self._span(meta))
+
+    def change_decl(self, meta, decl):
+        return attrs.evolve(decl, merge=True, span=self._span(meta))
+
+    def extends_decl(self, meta, path, variant):
+        return A.Extends(_unquote(path), _unquote(variant) if variant is not None else None, span=self._span(meta))
 
     # -- statements
     def block(self, meta, *stmts):

@@ -93,8 +93,14 @@ class Checker(ExprChecks):
                 s.variants[d.name] = d
                 continue
             if isinstance(d, A.Remove):
-                self.error(d, "'remove' belongs inside a variant")
+                self.error(d, "'remove' belongs inside a variant or a file that extends a game")
                 continue
+            if isinstance(d, A.Extends):
+                self.error(d, "'extends' belongs at the top level of a file, not inside a variant")
+                continue
+            if getattr(d, "merge", False):
+                self.error(d, "'change' belongs inside a variant or a file that extends a game",
+                           "it changes a table or a scoring section the game declares; here there is none")
             if type(d) in singletons:
                 key = singletons[type(d)]
                 if getattr(s, key) is not None:
@@ -731,14 +737,16 @@ def check(decls: list, path: str, sources: dict) -> Symbols:
 def check_program(program: A.Program) -> Symbols:
     """Check the base game and every variant; raise one WishCheckError with all their problems."""
     from . import variants as V
+    from .link import sources
+    texts = sources(program)
     diags, sym = [], None
     for v in [None] + V.variant_names(program):
         try:
-            s = check(V.resolve(program, v), program.path, {program.path: program.source})
+            s = check(V.resolve(program, v), program.path, texts)
             if v is None:
                 sym = s
         except WishCheckError as err:
             diags.extend(d for d in err.diagnostics if d not in diags)
     if diags:
-        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, {program.path: program.source})
+        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, texts)
     return sym

@@ -26,7 +26,7 @@ RESERVED = frozenset(
     "resolve emit require end transfer and or not true false none then".split())
 RESERVED_AT_LINE_START = frozenset(
     "game enum card cards zone var param event function procedure action abilities when setup play scoring "
-    "variant remove player invariant".split())
+    "variant remove player invariant extends change".split())
 _KEYWORD_TYPES: dict = {}
 
 

@@ -4,6 +4,10 @@
     wishdsl check GAME…
     wishdsl test PATH…
     wishdsl docs GAME [--variant V] [--format md|html] [-o FILE]
+    wishdsl diff BASE VARIANT [--format md|html] [-o FILE]
+
+GAME may be a house-rule file that `extends` a game. `wishdsl --allow DIR …` lets `extends` reach files under
+DIR (by default only files inside the game's own project folder).
 
 A user's mistake (a bad file, an unknown option) prints a diagnostic to stderr and exits 1; an abandoned
 game exits 130. An agent that answers with an illegal action is a bug: its IllegalAction propagates.
@@ -27,6 +31,10 @@ EXIT_ABANDONED = 130
 def main(argv: Optional[list] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.allow:
+            from dsl.link import allow
+            for folder in args.allow:
+                allow(folder)
         return args.func(args)
     except IllegalAction:
         raise
@@ -44,6 +52,9 @@ def main(argv: Optional[list] = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="wishdsl", description="Check, play and test .wish tabletop games.")
     ap.add_argument("--version", action="version", version=f"wishdsl {version()}")
+    ap.add_argument("--allow", action="append", default=[], metavar="DIR",
+                    help="let house-rule files extend games under DIR (by default only inside the game's own "
+                         "project folder)")
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="play a game with agents or people at the terminal")
@@ -74,6 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
     docs.add_argument("--format", choices=["md", "html"], default="md", help="output format (default md)")
     docs.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     docs.set_defaults(func=cmd_docs)
+
+    diff = sub.add_parser("diff", help="what a house rule or a variant changes, as a cheat-sheet of the differences")
+    diff.add_argument("base", metavar="BASE", help="the game (a .wish file)")
+    diff.add_argument("variant", metavar="VARIANT", help="a house-rule .wish file, or the name of a variant of BASE")
+    diff.add_argument("--format", choices=["md", "html"], default="md", help="output format (default md)")
+    diff.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    diff.set_defaults(func=cmd_diff)
     return ap
 
 
@@ -156,7 +174,7 @@ def print_result(state) -> None:
 
 # ---------------------------------------------------------------- check
 def cmd_check(args) -> int:
-    from dsl.parser import parse_file
+    from dsl.link import describe, load_program
     from dsl.variants import variant_names
 
     from . import check_program
@@ -164,14 +182,14 @@ def cmd_check(args) -> int:
     failed = 0
     for path in args.games:
         try:
-            program = parse_file(path)
+            program = load_program(path)
             sym = check_program(program)
         except WishError as err:
             print(err.render(), file=sys.stderr)
             failed += 1
             continue
         n = len(variant_names(program))
-        print(f"ok: {path} (game {sym.game.name}, {n} variant{'' if n == 1 else 's'})")
+        print(f"ok: {describe(program)} (game {sym.game.name}, {n} variant{'' if n == 1 else 's'})")
     return 1 if failed else 0
 
 
@@ -198,10 +216,20 @@ def cmd_test(args) -> int:
 def cmd_docs(args) -> int:
     from docgen.render import render_sheet
 
-    text = render_sheet(args.game, args.variant, args.format)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}", file=sys.stderr)
+    return _write(render_sheet(args.game, args.variant, args.format), args.output)
+
+
+# ---------------------------------------------------------------- diff
+def cmd_diff(args) -> int:
+    from docgen.diff import game_diff, render_diff
+
+    return _write(render_diff(game_diff(args.base, args.variant), args.format), args.output)
+
+
+def _write(text: str, output: Optional[str]) -> int:
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"wrote {output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
@@ -13,8 +12,9 @@ from dsl import ast as A
 from dsl import check as C
 from dsl import types as T
 from dsl import variants as V
+from dsl import link
 from dsl.errors import WishError
-from dsl.parser import parse, parse_file
+from dsl.parser import parse
 
 from .compile import Compiler
 from .engine import State
@@ -114,7 +114,8 @@ class Game:
         self.title = g.name + (f" ({variant})" if variant else "")
         self.min_players, self.max_players = g.min_players, g.max_players
         self.variants = V.variant_names(program)
-        digest = hashlib.sha256((program.source + "\0" + (variant or "")).encode()).hexdigest()[:16]
+        texts = "\0".join(t for _, t in sorted(link.sources(program).items()))
+        digest = hashlib.sha256((texts + "\0" + (variant or "")).encode()).hexdigest()[:16]
         self.fingerprint = f"{g.name}/{variant or ''}/{digest}"
         self.codes: list = []
         self._layouts: dict = {}
@@ -385,23 +386,35 @@ def _pattern_text(ev: A.EventPattern) -> str:
 
 def compile_program(program: A.Program, variant: Optional[str] = None) -> Game:
     decls = V.resolve(program, variant)
-    sym = C.check(decls, program.path, {program.path: program.source})
+    sym = C.check(decls, program.path, link.sources(program))
     return Game(program, decls, sym, variant)
 
 
-def load_game(path: str, variant: Optional[str] = None) -> Game:
-    """Parse, check and compile a .wish file. Raises WishError with diagnostics."""
-    p = Path(path)
-    try:
-        stamp = p.stat().st_mtime_ns
-    except OSError:
-        stamp = 0
-    return _load(str(p), variant, stamp)
+def load_game(path: str, variant: Optional[str] = None, allow: tuple = ()) -> Game:
+    """Parse, check and compile a .wish file (and the game it `extends`). Raises WishError with diagnostics.
+    Games are remembered while none of their files changes."""
+    key = (str(Path(path)), variant, tuple(allow), tuple(link.ALLOWED))
+    hit = _GAMES.get(key)
+    if hit is not None and hit[0] == _stamps(hit[1].program):
+        return hit[1]
+    game = compile_program(link.load_program(path, allow), variant)
+    if len(_GAMES) >= 32:
+        _GAMES.pop(next(iter(_GAMES)))
+    _GAMES[key] = (_stamps(game.program), game)
+    return game
 
 
-@lru_cache(maxsize=32)
-def _load(path: str, variant: Optional[str], stamp: int) -> Game:
-    return compile_program(parse_file(path), variant)
+_GAMES: dict = {}
+
+
+def _stamps(program: A.Program) -> tuple:
+    out = []
+    for path in link.chain(program):
+        try:
+            out.append(Path(path).stat().st_mtime_ns)
+        except OSError:
+            out.append(0)
+    return tuple(out)
 
 
 def load_source(text: str, path: str = "<string>", variant: Optional[str] = None) -> Game:

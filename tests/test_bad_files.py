@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dsl.errors import WishError
-from dsl.parser import parse_file
+from dsl.link import load_program
 from interpreter import check_program
 
 BAD = sorted((Path(__file__).parent / "bad").glob("*.wish"))
@@ -35,7 +35,7 @@ def expectations(path: Path):
 
 def diagnostics(path: Path):
     try:
-        check_program(parse_file(str(path)))
+        check_program(load_program(str(path)))
     except WishError as err:
         return err.diagnostics, err.render()
     return [], ""
@@ -60,5 +60,7 @@ def test_bad_file_reports_exactly_its_errors(path):
 
 
 def test_every_game_file_checks_clean():
-    for path in sorted(Path("games").glob("*.wish")):
-        check_program(parse_file(str(path)))
+    paths = sorted(Path("games").glob("*.wish")) + sorted(Path("games/house").glob("*.wish"))
+    assert len(paths) >= 9
+    for path in paths:
+        check_program(load_program(str(path)))

@@ -1,0 +1,232 @@
+"""What a house rule or a variant changes: the rules added, removed and changed, in docgen's English.
+
+    from docgen.diff import game_diff, render_diff
+    d = game_diff("games/wish.wish", "games/house/wish_four_markers.wish")   # or a variant name: "Solo"
+    text = render_diff(d, fmt="md")
+
+The two resolved games are compared declaration by declaration (by the key a variant replaces them by), card
+tables card by card and scoring sections step by step. Two definitions are the same when their syntax trees are
+equal apart from where they stand in their files. Each change reads as the cheat-sheet reads the rule.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl import variants as V
+from dsl.check import check
+from dsl.link import load_program, sources
+
+from .english import English, quote
+from .render import decl_label, environment, reconstructed
+
+POSITION_FIELDS = ("span", "columns_span")
+
+
+@attrs.define
+class Change:
+    """One difference: `kind` is added, removed or changed; `before`/`after` read as rules (None when absent)."""
+
+    kind: str
+    key: str
+    what: str
+    before: Optional[str] = None
+    after: Optional[str] = None
+    doc: Optional[str] = None
+    reconstructed: Optional[str] = None
+
+
+@attrs.define
+class GameDiff:
+    base: str
+    variant: str
+    title: str
+    doc: Optional[str]
+    changes: list
+
+
+def same(a, b) -> bool:
+    """Equal syntax trees, ignoring source positions."""
+    if type(a) is not type(b):
+        return False
+    if attrs.has(type(a)):
+        return all(same(getattr(a, f.name), getattr(b, f.name))
+                   for f in attrs.fields(type(a)) if f.name not in POSITION_FIELDS)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def _resolved(path: str, variant: Optional[str]):
+    program = load_program(path)
+    decls = V.resolve(program, variant)
+    return program, decls, check(decls, program.path, sources(program))
+
+
+def game_diff(base: str, variant: str) -> GameDiff:
+    """Compare the game in `base` with `variant`: a house-rule file's path, or a variant name of `base`.
+    A house rule that extends `base` under a variant is compared with `base` under that variant."""
+    base_prog, old, old_sym = _resolved(base, None)
+    base_label = base_prog.path
+    if Path(variant).suffix == ".wish" or Path(variant).is_file():
+        new_prog, new, new_sym = _resolved(variant, None)
+        label = variant
+        ext = next((d for d in new_prog.decls if isinstance(d, A.Extends)), None)
+        doc = ext.doc if ext is not None else None
+        parent = new_prog.parent
+        if parent is not None and parent.parent_variant is None and new_prog.parent_variant is not None \
+                and Path(parent.path).resolve() == Path(base).resolve():
+            base_prog, old, old_sym = _resolved(base, new_prog.parent_variant)
+            base_label = f'{base_prog.path}, variant "{new_prog.parent_variant}"'
+    else:
+        new_prog, new, new_sym = _resolved(base, variant)
+        label = f'variant "{variant}"'
+        found = V.find_variant(base_prog, variant) if variant in V.variant_names(base_prog) else None
+        doc = found.doc if found is not None else None
+    out = compare(old, new, English(old_sym), English(new_sym))
+    return GameDiff(base_label, label, new_sym.game.name, doc, out)
+
+
+def compare(old: list, new: list, en_old: English, en_new: English) -> list:
+    """The changes from declarations `old` to `new`, in the order of the game's file."""
+    before = {d.key: d for d in old}
+    after = {d.key: d for d in new}
+    out: list = []
+    for d in new:
+        b = before.get(d.key)
+        if b is None:
+            out.append(_change("added", d, None, en_new.describe(d), en_new))
+        elif isinstance(d, A.Cards) and isinstance(b, A.Cards):
+            out.extend(_cards(b, d, en_old, en_new))
+        elif isinstance(d, A.Scoring) and isinstance(b, A.Scoring):
+            out.extend(_scoring(b, d, en_old, en_new))
+        elif not same(b, d):
+            out.append(_change("changed", d, en_old.describe(b), en_new.describe(d), en_new))
+    for d in old:
+        if d.key not in after:
+            out.append(_change("removed", d, en_old.describe(d), None, en_old))
+    return out
+
+
+def _change(kind: str, d, before, after, en: English) -> Change:
+    return Change(kind, d.key, _what(d), before, after, getattr(d, "doc", None),
+                  reconstructed(getattr(d, "annots", None)))
+
+
+def _what(d) -> str:
+    label = decl_label(d)
+    return label[:1].upper() + label[1:]
+
+
+def _row_text(en: English, cards: A.Cards, row: A.CardRow) -> str:
+    cells = [f"{col}: {en.describe(cell)}" for col, cell in zip(cards.columns, row.cells) if col != "name"]
+    return "; ".join(cells)
+
+
+def _cards(b: A.Cards, d: A.Cards, en_old: English, en_new: English) -> list:
+    if b.columns != d.columns or b.zone != d.zone:
+        return [_change("changed", d, en_old.describe(b), en_new.describe(d), en_new)]
+    old = {V.row_name(b, r): r for r in b.rows}
+    new = {V.row_name(d, r): r for r in d.rows}
+    out = []
+    for name, r in new.items():
+        what = f"{d.kind} card {quote(name)}"
+        if name not in old:
+            out.append(Change("added", f"card {name}", what, None, _row_text(en_new, d, r),
+                              reconstructed=reconstructed(r.annots)))
+        elif not same(old[name], r):
+            out.append(Change("changed", f"card {name}", what, _row_text(en_old, b, old[name]),
+                              _row_text(en_new, d, r), reconstructed=reconstructed(r.annots)))
+    for name, r in old.items():
+        if name not in new:
+            out.append(Change("removed", f"card {name}", f"{b.kind} card {quote(name)}",
+                              _row_text(en_old, b, r), None))
+    return out
+
+
+def _step_key(s: A.ScoreStep, i: int) -> str:
+    return f"{s.form} {s.label}" if s.label is not None else f"{s.form} #{i}"
+
+
+def _scoring(b: A.Scoring, d: A.Scoring, en_old: English, en_new: English) -> list:
+    old = {_step_key(s, i): s for i, s in enumerate(b.steps)}
+    new = {_step_key(s, i): s for i, s in enumerate(d.steps)}
+    out = []
+    for key, s in new.items():
+        what = f"Scoring step {quote(s.label)}" if s.label else "Scoring: who loses"
+        if key not in old:
+            out.append(Change("added", f"scoring {key}", what, None, en_new.describe(s)))
+        elif not same(old[key], s):
+            out.append(Change("changed", f"scoring {key}", what, en_old.describe(old[key]), en_new.describe(s)))
+    for key, s in old.items():
+        if key not in new:
+            what = f"Scoring step {quote(s.label)}" if s.label else "Scoring: who loses"
+            out.append(Change("removed", f"scoring {key}", what, en_old.describe(s), None))
+    return out
+
+
+def _lines(text: Optional[str]) -> Optional[list]:
+    """A rule's text as (depth, line) pairs: nested steps are indented by two spaces a level."""
+    if text is None:
+        return None
+    out = []
+    for line in text.splitlines():
+        stripped = line.lstrip(" ")
+        if stripped:
+            out.append({"depth": (len(line) - len(stripped)) // 2, "text": stripped})
+    return out
+
+
+def _data(c: Change) -> dict:
+    d = attrs.asdict(c)
+    d["before"], d["after"] = _lines(c.before), _lines(c.after)
+    return d
+
+
+def render_diff(diff: GameDiff, fmt: str = "md") -> str:
+    """The diff as a Markdown or self-contained HTML page (sandboxed, autoescaped templates)."""
+    if fmt not in ("md", "html"):
+        raise ValueError(f"unknown format {fmt!r}: use md or html")
+    groups = [(kind, [_data(c) for c in diff.changes if c.kind == kind]) for kind in ("changed", "added", "removed")]
+    text = environment(fmt).get_template(f"diff.{fmt}.j2").render(
+        base=diff.base, variant=diff.variant, title=diff.title, doc=diff.doc, groups=groups,
+        count=len(diff.changes))
+    lines = [line.rstrip() for line in text.splitlines()]
+    out: list = []
+    for line in lines:
+        if line == "" and out and out[-1] == "":
+            continue
+        out.append(line)
+    return "\n".join(out).strip() + "\n"
+
+
+def house_diffs(house_dir: Path) -> list:
+    """(house-rule path, its base game's path) for every house rule in `house_dir`, by name."""
+    out = []
+    for path in sorted(house_dir.glob("*.wish")):
+        program = load_program(str(path))
+        if program.parent is not None:
+            out.append((str(path), program.parent.path))
+    return out
+
+
+def write_house_diffs(house_dir: Path, out_dir: Path, root: Path) -> list:
+    """Write `NAME.md` and `NAME.html`, the diff of each house rule against its game, into `out_dir`."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path, base in house_diffs(house_dir):
+        diff = game_diff(_rel(base, root), _rel(path, root))
+        for fmt in ("md", "html"):
+            target = out_dir / f"{Path(path).stem}.{fmt}"
+            target.write_text(render_diff(diff, fmt), encoding="utf-8")
+            written.append(str(target))
+    return written
+
+
+def _rel(path: str, root: Path) -> str:
+    """A path as written from the project root, so that generated pages do not depend on where they were made."""
+    p = Path(path).resolve()
+    return str(p.relative_to(root)) if root in p.parents else path
