@@ -20,7 +20,9 @@ from dsl import variants as V
 from dsl.check import check
 from dsl.parser import parse_file
 
-from .english import English, Step, cap, humanize, quote, static_text, trigger_parts, cell, VISIBILITY, walk
+from .english import English
+from .english_decls import VISIBILITY, cell, static_text, trigger_parts
+from .words import Step, cap, humanize, quote, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = ("md", "html")
