@@ -14,12 +14,13 @@ import re
 from typing import Optional
 
 from dsl import ast as A
+from dsl.ast import reads_params
 
 from . import english_decls as D
 from . import english_exprs as E
 from . import english_stmts as S
-from .words import (ALIASES, COMPARE, NoEnglish, Step, article, conjugate, humanize, join_and, occurrences, plural,
-                    walk)
+from .words import (ALIASES, COMPARE, NoEnglish, Step, article, conjugate, humanize, join_and, negate, occurrences,
+                    plural, possessive, walk)
 
 
 class English:
@@ -97,7 +98,8 @@ class English:
         if name in self.you_names:
             return "you"
         if name == self.it_name:
-            return "it"
+            t = ty.plain() if ty is not None else None
+            return f"that {t.name}" if t is not None and t.kind == "enum" and t.name else "it"
         if name in self.roles:
             return self.roles[name]
         if name in ALIASES:
@@ -212,9 +214,13 @@ class English:
         cl = gen.clauses[0]
         src = cl.source
         simple = isinstance(src, A.Name) and (src.ref == ("players",) or (src.ref and src.ref[0] == "enum"))
-        if len(gen.clauses) == 1 and simple and cl.cond is None and occurrences(gen.elem, cl.var) == 1 \
+        if len(gen.clauses) == 1 and cl.cond is None and occurrences(gen.elem, cl.var) == 1 \
                 and not any(isinstance(n, A.Call) and n.gen is not None for n in walk(gen.elem)):
-            noun = "player" if src.ref == ("players",) else src.name
+            if simple:
+                noun = "player" if src.ref == ("players",) else src.name
+            else:
+                var_ty = src.ty.element() if src.ty is not None else None
+                noun = f"{self.type_noun(var_ty.plain() if var_ty is not None else None)} in {self.expr(src)}"
             saved = dict(self.roles)
             self.roles[cl.var] = ("some " if word == "for some" else "every ") + noun
             try:
@@ -236,14 +242,53 @@ class English:
         return ", ".join(parts) + ", " + self.expr(gen.elem)
 
     # ---------------------------------------------------------------- helpers for statements
+    def decl_of(self, name: str):
+        """The function, procedure or event called `name`, or None."""
+        for table in (self.sym.procedures, self.sym.functions, self.sym.events):
+            if name in table:
+                return table[name][0]
+        return None
+
+    def phrase(self, decl, args: list, negated: bool = False) -> Optional[str]:
+        """A declaration's `@reads` phrase with its slots filled by the rendered arguments (None without one).
+
+        A word right after a leading slot is a verb written for "you" ("{p} gain …"): it agrees with the
+        subject. `[s]` is a plural ending, dropped after a slot that reads "1"; a slot after a number drops its
+        "the" ("gain one {x}" → "gain one crystal of this card's color").
+        """
+        template = decl.reads if decl is not None else None
+        if template is None:
+            return None
+        values = dict(zip(reads_params(decl) or [], args))
+        parts = re.split(r"(\{\w+(?:'s)?\}|\[s\])", template)
+        out, last = "", None
+        for i, part in enumerate(parts):
+            slot = re.fullmatch(r"\{(\w+)('s)?\}", part)
+            if slot:
+                value = values.get(slot.group(1), humanize(slot.group(1)))
+                if value.startswith("the ") and re.search(r"\b(\d+|one|two|three|a|an|each|every|any)\s$", out):
+                    value = value[4:]
+                value = possessive(value) if slot.group(2) else value
+                out, last = out + value, value
+            elif part == "[s]":
+                out += "" if last == "1" else "s"
+            elif i == 2 and parts[0] == "" and not parts[1].endswith("'s}") and part[:1] == " " \
+                    and part[1:2].isalpha():
+                out += " " + (negate(last, part[1:]) if negated else conjugate(last, part[1:]))
+                negated = False
+            else:
+                out += part
+        return None if negated else out
+
     def proc_call(self, e: A.Call, what: str = "procedure") -> str:
         """A call of a procedure or function whose first parameter is a player reads as subject and verb."""
         args = [self.expr(a) for a in e.args]
-        decl = None
-        if e.name in self.sym.procedures:
-            decl = self.sym.procedures[e.name][0]
-        elif e.name in self.sym.functions:
-            decl = self.sym.functions[e.name][0]
+        decl = self.decl_of(e.name)
+        if isinstance(decl, A.Event):
+            decl = None
+        reading = self.phrase(decl, args)
+        if reading is not None:
+            return reading
         phrase = humanize(e.name)
         first_is_player = bool(decl and decl.params and decl.params[0].type.form == "named"
                                and decl.params[0].type.name == "player")
@@ -261,7 +306,7 @@ class English:
         if isinstance(e, A.Call) and e.name == "bag" and len(e.args) == 2:
             n = self.expr(e.args[1])
             x = self.expr(e.args[0])
-            return x if n == "1" else f"{n} × {x}"
+            return f"1 {x}" if n == "1" else f"{n} × {x}"
         return self.expr(e)
 
     def var_noun(self, target) -> tuple:

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from dsl import ast as A
 
-from .words import cap, humanize, join_and, quote, sentence
+from .words import article, cap, humanize, join_and, quote, sentence
 
 if TYPE_CHECKING:
     from .english import English
@@ -159,13 +159,24 @@ def trigger_head(en: English, p: A.EventPattern) -> str:
         v = en.sym.vars.get(p.name)
         per_player = v is not None and v[0].per_player
         return f"whenever {'a player’s ' if per_player else 'the '}{en.varname(p.name)} changes"
-    s = f"whenever {quote(humanize(p.name))} happens"
     ev = en.sym.events.get(p.name)
     types = (ev[1] or []) if ev else []
+    reading = en.phrase(ev[0], [binder_noun(en, b, types[i] if i < len(types) else None)
+                                for i, b in enumerate(p.binders)]) if ev else None
+    if reading is not None:
+        return "whenever " + reading
+    s = f"whenever {quote(humanize(p.name))} happens"
     binders = [(b, types[i] if i < len(types) else None) for i, b in enumerate(p.binders) if b != "_"]
     if binders:
         s += " (" + ", ".join(en.local(b, t) for b, t in binders) + ")"
     return s
+
+
+def binder_noun(en: English, name: str, ty) -> str:
+    """How an event's binder reads in a trigger's head: its role, or "a player" / "a card" for `_`."""
+    if name == "_":
+        return "a player" if ty is not None and ty.kind == "player" else article(en.type_noun(ty))
+    return en.local(name, ty)
 
 
 def bind_trigger(en: English, t: A.Trigger) -> dict:
@@ -191,13 +202,55 @@ def d_trigger(en: English, t: A.Trigger) -> str:
     return head + "\n" + "\n".join("  " + s.flat(1).strip() for s in steps)
 
 
+def conjuncts(cond) -> list:
+    if isinstance(cond, A.BinOp) and cond.op == "and":
+        return conjuncts(cond.left) + conjuncts(cond.right)
+    return [] if cond is None else [cond]
+
+
+def _binder_test(c, binders: list):
+    """(binder, op, other side) of a conjunct `b == X` / `b != X` on one of the trigger's binders, or None."""
+    if isinstance(c, A.BinOp) and c.op in ("==", "!=") and isinstance(c.left, A.Name) and c.left.name in binders:
+        return c.left.name, c.op, c.right
+    return None
+
+
+def focus_trigger(en: English, t: A.Trigger) -> tuple:
+    """Fold tests on the binders into the head: `p == you` reads "you …", `p != you` "another player …",
+    a moved card's `from == Z` "a card leaves Z". Returns (head roles, body roles, the other conjuncts, head)."""
+    head_roles, body_roles, rest = {}, {}, []
+    binders = [b for b in t.event.binders if b != "_"]
+    moved = None
+    for c in conjuncts(t.cond):
+        test = _binder_test(c, binders)
+        if test is not None:
+            b, op, other = test
+            you = isinstance(other, A.Name) and (other.name == "you" or (other.ref or ("",))[0] == "you")
+            if you and b not in head_roles:
+                head_roles[b], body_roles[b] = ("you", "you") if op == "==" else ("another player", "that player")
+                continue
+            if t.event.form == "moved" and op == "==" and moved is None and b in t.event.binders[1:3] \
+                    and isinstance(other, A.Name) and (other.ref or ("",))[0] == "zone":
+                moved = ("leaves " if t.event.binders.index(b) == 1 else "enters ") + en.expr(other)
+                continue
+        rest.append(c)
+    head = None
+    if moved is not None:
+        card = en.local(t.event.binders[0], None) if t.event.binders and t.event.binders[0] != "_" else "a card"
+        head = f"whenever {'a card' if card.startswith('the ') else card} {moved}"
+    return head_roles, body_roles, rest, head
+
+
 def trigger_parts(en: English, t: A.Trigger) -> tuple:
     saved = dict(en.roles)
     en.roles.update(bind_trigger(en, t))
     try:
-        head = cap(trigger_head(en, t.event))
-        if t.cond is not None:
-            head += f", if {en.expr(t.cond)}"
+        head_roles, body_roles, rest, moved_head = focus_trigger(en, t)
+        en.roles.update(head_roles)
+        head = cap(moved_head or trigger_head(en, t.event))
+        en.roles.update(body_roles)
+        if rest:
+            head += ", if " + " and ".join(en.expr(c) for c in rest)
         if t.after_action:
             head += ", after the current action has fully resolved"
         if t.order:
@@ -217,7 +270,12 @@ def static_text(en: English, s: A.StaticMod) -> str:
     p = en.sym.params.get(s.name)
     per_player = p is not None and p[0].per_player
     name = ("your " if per_player else "the ") + en.varname(s.name)
-    v = en.expr(s.value)
+    value = s.value
+    if s.op in ("+=", "-=") and isinstance(value, A.IfExpr) and isinstance(value.other, A.Literal) \
+            and value.other.value == 0:
+        verb = f"add {en.expr(value.then)} to" if s.op == "+=" else f"subtract {en.expr(value.then)} from"
+        return sentence(f"if {en.expr(value.cond)}, {verb} {name}")
+    v = en.expr(value)
     if s.op == "=":
         return sentence(f"{name} is {v}")
     if s.op == "+=":

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import attrs
+
 from dsl import ast as A
 
 from .words import (ARITH, COMPARE, article, humanize, join_and, plural,
@@ -54,6 +56,8 @@ def e_field(en: English, e: A.FieldOf) -> str:
     obj = en.expr(e.obj)
     kind = e.ref[0] if e.ref else None
     name = en.varname(e.name) if kind in ("pvar", "pparam", "pzone") else humanize(e.name)
+    if isinstance(e.obj, A.FieldOf) or re.search(r" (of|in|on|at|from|with|for) ", obj):
+        return f"the {name} of {obj}"
     return f"{possessive(obj)} {name}"
 
 
@@ -61,7 +65,9 @@ def e_index(en: English, e: A.Index) -> str:
     if e.ref and e.ref[0] == "bagcount":
         return f"the number of {en.expr(e.key)} in {en.expr(e.obj)}"
     name = e.obj.name if isinstance(e.obj, A.Name) else en.expr(e.obj)
-    return f"the {en.varname(name)} of {en.expr(e.key)}"
+    var = en.sym.vars.get(name)
+    reading = en.phrase(var[0], [en.expr(e.key)]) if var is not None else None
+    return reading if reading is not None else f"the {en.varname(name)} of {en.expr(e.key)}"
 
 
 def e_call(en: English, e: A.Call) -> str:
@@ -72,6 +78,9 @@ def e_call(en: English, e: A.Call) -> str:
         f = en.sym.functions[n][0]
         returns_bool = f.type.form == "named" and f.type.name == "bool"
         rendered = [en.expr(a) for a in args]
+        reading = en.phrase(f, rendered)
+        if reading is not None:
+            return reading
         if returns_bool:
             if not rendered:
                 return humanize(n)
@@ -108,7 +117,8 @@ def e_call(en: English, e: A.Call) -> str:
             if len(g.clauses) == 1 and isinstance(el, A.FieldOf) and isinstance(el.obj, A.Name) \
                     and el.obj.name == cl.var:
                 src, filt = en.over(g)
-                return f"the total {humanize(el.name)} of the {src}{filt}".replace("of the the ", "of the ")
+                src = src if src.startswith(("the ", "your ", "all ")) or "'s " in src else "the " + src
+                return f"the total {humanize(el.name)} of {src}{filt}"
             return f"the sum of {en.expr(el)} {en.clauses(g)}"
         return f"the sum of {en.expr(args[0])}"
     if n in ("any", "all"):
@@ -118,7 +128,7 @@ def e_call(en: English, e: A.Call) -> str:
     if n in ("min", "max"):
         word = "smallest" if n == "min" else "largest"
         if g is not None:
-            return f"the {word} {en.expr(g.elem)} {en.clauses(g)}"
+            return extreme(en, g, word)
         if len(args) == 2:
             return f"the {'smaller' if n == 'min' else 'larger'} of {en.expr(args[0])} and {en.expr(args[1])}"
         return f"the {word} of {en.expr(args[0])}"
@@ -147,13 +157,34 @@ def e_call(en: English, e: A.Call) -> str:
     if n == "remove":
         return f"{a0} without {en.expr(args[1])}"
     if n == "bag":
-        return f"{en.expr(args[1])} × {a0}"
+        count = en.expr(args[1])
+        return f"1 {a0}" if count == "1" else f"{count} × {a0}"
     if n == "members":
         return f"the kinds of {plural(en.type_noun(args[0].ty.elem)) if args[0].ty and args[0].ty.elem else 'values'} in {a0}"
     if n == "owner":
         return f"the owner of {a0}"
     # an unknown name: still words, never a class name
     return en.proc_call(e)
+
+
+def extreme(en: English, g: A.Generator, word: str) -> str:
+    """min/max over a generator: "the smallest coins among the others", "the largest score of any player's hand"."""
+    cl = g.clauses[0]
+    if len(g.clauses) == 1 and cl.cond is None:
+        src = en.expr(cl.source)
+        among = "" if src in ("all players", "players") else f" among {src}"
+        el = g.elem
+        if isinstance(el, A.FieldOf) and isinstance(el.obj, A.Name) and el.obj.name == cl.var:
+            return f"the {word} {en.varname(el.name)}{among}"
+        var_ty = cl.source.ty.element() if cl.source.ty is not None else None
+        saved = dict(en.roles)
+        en.roles[cl.var] = "any " + en.type_noun(var_ty.plain() if var_ty is not None else None)
+        try:
+            inner = en.expr(el)
+        finally:
+            en.roles = saved
+        return f"the {word} {inner[4:] if inner.startswith('the ') else inner}{among}"
+    return f"the {word} {en.expr(g.elem)} {en.clauses(g)}"
 
 
 def e_list(en: English, e: A.ListLit) -> str:
@@ -195,6 +226,16 @@ def _is_count(e) -> bool:
     return isinstance(e, A.Call) and e.name == "count"
 
 
+INVERSE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
+
+
+def be(node, phrase: str) -> str:
+    """ "are" after a plural variable ("your crystals are empty"), else "is"."""
+    last = phrase.split()[-1] if phrase.split() else ""
+    plural_name = last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.islower()
+    return "are" if isinstance(node, (A.Name, A.FieldOf, A.Index)) and plural_name else "is"
+
+
 def e_binop(en: English, e: A.BinOp) -> str:
     op = e.op
     if op in ("and", "or"):
@@ -212,13 +253,21 @@ def e_binop(en: English, e: A.BinOp) -> str:
         return f"{en.expr(left.left)} is {'odd' if odd else 'even'}"
     if _is_count(left) and isinstance(right, A.Literal) and right.value == 0 and op in (">", "==", "!="):
         empty = op == "=="
+        if left.gen is None and isinstance(left.args[0], A.Call) and left.args[0].name == "after":
+            return "there are no other players" if empty else "there are other players"
         if left.gen is None:
-            return f"{en.expr(left.args[0])} is {'empty' if empty else 'not empty'}"
+            what = en.expr(left.args[0])
+            return f"{what} {be(left.args[0], what)} {'empty' if empty else 'not empty'}"
         inner = en.expr(left)
         what = inner[len("the number of "):] if inner.startswith("the number of ") else inner
         return f"there are no {what}" if empty else f"there are some {what}"
     if op in ("==", "!=") and isinstance(right, A.Literal) and right.value is None:
         l_ = en.expr(left)
+        if isinstance(left, A.FieldOf) and left.ty is not None and not l_.startswith("the "):
+            owner = en.expr(left.obj)
+            field, noun = humanize(left.name), en.type_noun(left.ty.plain())
+            what = field if field.lower() == noun.lower() else f"{field} {noun}"
+            return f"{owner} {'have' if owner == 'you' else 'has'} {'no' if op == '==' else 'a'} {what}"
         m = re.match(r"^(.*?)(?:'s|') (.+)$", l_) if not l_.startswith("the ") else None
         if l_.startswith("your "):
             return f"you have {'no' if op == '==' else 'a'} {l_[5:]}"
@@ -228,7 +277,8 @@ def e_binop(en: English, e: A.BinOp) -> str:
             return f"there is no {l_[4:]}" if op == "==" else f"there is {article(l_[4:])}"
         return f"{l_} is {'none' if op == '==' else 'not none'}"
     if op in COMPARE:
-        return f"{en.expr(left)} {COMPARE[op]} {en.expr(right)}"
+        what = en.expr(left)
+        return f"{what} {be(left, what)}{COMPARE[op][2:]} {en.expr(right)}"
     if op == "in":
         return f"{en.expr(left)} is {en.one_of(right) if isinstance(right, (A.ListLit, A.SetLit)) else 'in ' + en.expr(right)}"
     if op == "not in":
@@ -247,8 +297,14 @@ def e_binop(en: English, e: A.BinOp) -> str:
 def e_unop(en: English, e: A.UnOp) -> str:
     if e.op == "not":
         inner = e.operand
+        if isinstance(inner, A.Call) and inner.name in en.sym.functions:
+            reading = en.phrase(en.sym.functions[inner.name][0], [en.expr(a) for a in inner.args], negated=True)
+            if reading is not None:
+                return reading
         if isinstance(inner, (A.Name, A.FieldOf, A.Index)):
             return en.expr(inner) + " is false"
+        if isinstance(inner, A.BinOp) and inner.op in INVERSE:
+            return en.expr(attrs.evolve(inner, op=INVERSE[inner.op]))
         return "not " + en.expr(inner)
     return "minus " + en.expr(e.operand)
 

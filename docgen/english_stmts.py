@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from dsl import ast as A
 
-from .words import (WORD_NUMBERS, Step, article, cap, conjugate, humanize, join_and,
+from .words import (WORD_NUMBERS, Step, article, base_form, cap, conjugate, humanize, join_and,
                     possessive, quote, sentence, singular)
 
 if TYPE_CHECKING:
@@ -26,6 +26,8 @@ def s_assign(en: English, st: A.Assign) -> Step:
         return Step(sentence(f"add {en.expr(v.right)} to {en.expr(st.target)}"))
     if st.op == "=" and isinstance(v, A.Call) and v.name == "remove" and _same(v.args[0], st.target):
         return Step(sentence(f"remove {en.expr(v.args[1])} from {en.expr(st.target)}"))
+    if st.op == "=" and ty is not None and ty.kind == "bool" and isinstance(v, (A.BinOp, A.UnOp, A.Call)):
+        return Step(sentence(f"set {en.expr(st.target)} to whether {en.expr(v)}"))
     if st.op == "=":
         if owner is not None:
             return Step(sentence(f"set {possessive(owner)} {noun} to {en.expr(v)}"))
@@ -34,6 +36,8 @@ def s_assign(en: English, st: A.Assign) -> Step:
     if owner is not None:
         verb = "gain" if st.op == "+=" else "lose"
         what = noun
+        if ty is not None and ty.kind == "int" and not re.fullmatch(r"\d+", amount):
+            return Step(sentence(f"{owner} {conjugate(owner, verb)} as many {noun} as {amount}"))
         if ty is not None and ty.kind == "int":
             what = singular(noun) if amount == "1" else noun
             return Step(sentence(f"{owner} {conjugate(owner, verb)} {amount} {what}"))
@@ -56,6 +60,8 @@ def _same(a, b) -> bool:
 
 
 def s_transfer(en: English, st: A.Transfer) -> Step:
+    if _same(st.amount, st.source):
+        return Step(sentence(f"move everything in {en.expr(st.source)} to {en.expr(st.dest)}"))
     return Step(sentence(f"move {en.amount(st.amount)} from {en.expr(st.source)} to {en.expr(st.dest)}"))
 
 
@@ -97,7 +103,7 @@ def s_repeat(en: English, st: A.Repeat) -> Step:
     c = st.count
     if isinstance(c, A.Literal) and c.value in WORD_NUMBERS:
         head = cap(WORD_NUMBERS[c.value]) + ":"
-    elif isinstance(c, (A.Literal, A.Name, A.FieldOf)):
+    elif isinstance(c, A.Literal) or (isinstance(c, (A.Name, A.FieldOf)) and " of " not in en.expr(c)):
         head = f"Repeat {en.expr(c)} times:"
     else:
         head = f"Repeat as many times as {en.expr(c)}:"
@@ -145,13 +151,18 @@ def s_announce(en: English, st: A.Announce) -> Step:
 
 
 def s_log(en: English, st: A.Log) -> Step:
+    """A log line: "(Note: you declare the end.)"; values inside a message show in brackets."""
+    texts = [isinstance(p, A.Literal) and isinstance(p.value, str) for p in st.parts]
+    first = st.parts[0] if st.parts else None
+    subject = first is not None and not texts[0] and first.ty is not None and first.ty.kind == "player"
     parts = []
-    for p in st.parts:
-        if isinstance(p, A.Literal) and isinstance(p.value, str):
-            parts.append(p.value)
+    for i, (p, is_text) in enumerate(zip(st.parts, texts)):
+        if is_text:
+            text = p.value
+            parts.append(base_form(text) if subject and i == 1 and parts[0] == "you" else text)
         else:
-            parts.append(en.expr(p))
-    return Step("(Note: " + " ".join(parts) + ")")
+            parts.append(en.expr(p) if subject else f"[{en.expr(p)}]")
+    return Step("(Note: " + sentence(" ".join(parts)) + ")")
 
 
 def _options(en: English, options, target) -> str:
@@ -218,6 +229,9 @@ def s_resolve(en: English, st: A.Resolve) -> Step:
 
 def s_emit(en: English, st: A.Emit) -> Step:
     args = [en.expr(a) for a in st.args]
+    reading = en.phrase(en.decl_of(st.name), args)
+    if reading is not None:
+        return Step(f"(Event: {reading}.)")
     s = f"this counts as {quote(humanize(st.name))}"
     if args:
         s += " (" + ", ".join(args) + ")"

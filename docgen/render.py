@@ -20,6 +20,7 @@ from dsl import variants as V
 from dsl.check import check
 from dsl.parser import parse_file
 
+from .endings import explain_end
 from .english import English
 from .english_decls import VISIBILITY, cell, static_text, trigger_parts
 from .words import Step, cap, humanize, quote, walk
@@ -276,12 +277,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
             }
         finally:
             en.you_names.discard(sc.var)
-    ends = []
-    for d in decls:
-        if isinstance(d, (A.Procedure, A.Action, A.Trigger)) and any(isinstance(n, A.EndGame) for n in walk(d)):
-            name = cap(humanize(d.name)) if hasattr(d, "name") else "A rule that reacts"
-            ends.append({"name": name, "doc": d.doc})
-    ctx["end"] = ends
+    ctx["end"] = steps_data(explain_end(en, sym, decls))
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["terms"] = [{"name": cap(humanize(f.name)), "params": [humanize(p.name) for p in f.params], "doc": f.doc,

@@ -68,7 +68,7 @@ def possessive(np: str) -> str:
 
 def third_person(phrase: str) -> str:
     """"gain any" → "gains any"."""
-    verb, _, rest = phrase.partition(" ")
+    verb, sep, rest = phrase.partition(" ")
     if verb in IRREGULAR:
         v = IRREGULAR[verb]
     elif verb.endswith(("s", "sh", "ch", "x", "z", "o")):
@@ -77,7 +77,36 @@ def third_person(phrase: str) -> str:
         v = verb[:-1] + "ies"
     else:
         v = verb + "s"
-    return v + (" " + rest if rest else "")
+    return v + sep + rest
+
+
+def base_form(phrase: str) -> str:
+    """"declares the end" → "declare the end" (the verb as it reads after "you")."""
+    verb, sep, rest = phrase.partition(" ")
+    back = {v: k for k, v in IRREGULAR.items() if k != v}
+    if verb in back:
+        v = back[verb]
+    elif verb.endswith("ies") and len(verb) > 4:
+        v = verb[:-3] + "y"
+    elif verb.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        v = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        v = verb[:-1]
+    else:
+        v = verb
+    return v + sep + rest
+
+
+def negate(subject: str, phrase: str) -> str:
+    """"hold Time Travel" → "does not hold Time Travel" ("do not" after "you"; "may not", "cannot", "is not")."""
+    verb, sep, rest = phrase.partition(" ")
+    if verb in ("may", "must", "will"):
+        return f"{verb} not{sep}{rest}"
+    if verb == "can":
+        return f"cannot{sep}{rest}"
+    if verb in ("be", "is", "are"):
+        return f"{'are' if subject == 'you' else 'is'} not{sep}{rest}"
+    return f"{'do' if subject == 'you' else 'does'} not {phrase}"
 
 
 def conjugate(subject: str, phrase: str) -> str:

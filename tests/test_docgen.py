@@ -157,9 +157,9 @@ def test_wish_sheet_has_every_section():
                     "## Invariants", "## Variants", "## Footnotes: reconstructed values"]:
         assert heading in md, heading
     # tables of enums and cards, with reconstructed rows marked
-    assert "| Area | crystals | people | monument | next | adjacent | ability |" in md
+    assert "| Area | crystals | people | monument | next | neighbours | ability |" in md
     assert re.search(r"\| Fall in Love †\d+ \| 1 \| red \|", md)
-    assert "Only if you may (Travel); otherwise: “no free action column shows Travel”." in md
+    assert "Only if you may take the Travel action now; otherwise: “no free action column shows Travel”." in md
     assert "Ties are broken by, in this order:" in md
     assert "**Static**" in md and "**Instant**" in md and "**Ongoing**" in md
     assert "Replaces: procedure “choose djinns”" in md
