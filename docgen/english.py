@@ -23,6 +23,9 @@ from .words import (ALIASES, COMPARE, NoEnglish, Step, article, conjugate, human
                     plural, possessive, walk)
 
 
+PRONOUNS = {"mine": "your", "yours": "your", "theirs": "their", "ours": "our"}  # locals named as owners
+
+
 class English:
     """Renders nodes of one checked game in English."""
 
@@ -31,6 +34,7 @@ class English:
         self.you_names: set = set()  # locals read as "you" (the scoring variable)
         self.it_name: Optional[str] = None  # a generator's variable inside its filter reads as "it"
         self.roles: dict = {}  # a trigger's binders: "the moved card", "the zone it left"
+        self.choices: dict = {}  # locals chosen among texts: name → who chose
 
     # ---------------------------------------------------------------- entry points
     def describe(self, node) -> str:
@@ -99,11 +103,15 @@ class English:
             return "you"
         if name == self.it_name:
             t = ty.plain() if ty is not None else None
+            if t is not None and t.kind == "player":
+                return "that player"
             return f"that {t.name}" if t is not None and t.kind == "enum" and t.name else "it"
         if name in self.roles:
             return self.roles[name]
         if name in ALIASES:
             return ALIASES[name]
+        if name in PRONOUNS:
+            return f"{PRONOUNS[name]} {self.type_noun(ty.plain() if ty is not None else None)}"
         t = ty.plain() if ty is not None else None
         if t is not None and t.kind == "bool":
             return humanize(name)
@@ -115,8 +123,13 @@ class English:
             return name
         return "the " + humanize(name)
 
+    def zone_noun(self, name: str) -> str:
+        """A zone's noun: its `@reads` phrase ("fulfilled Wishes"), or its name in words."""
+        z = self.sym.zones.get(name)
+        return (z.reads if z is not None else None) or humanize(name)
+
     def zone_name(self, name: str) -> str:
-        return "the " + humanize(name)
+        return "the " + self.zone_noun(name)
 
     def subject_of(self, e) -> str:
         return self.expr(e) if e is not None else "you"
@@ -142,7 +155,8 @@ class English:
             return plural(src.name)
         st = src.ty
         s = self.expr(src)
-        if st is not None and st.kind == "zone":
+        zone = src.name if isinstance(src, (A.Name, A.FieldOf)) else None
+        if st is not None and st.kind == "zone" and not self.zone_noun(zone or "").endswith("s"):
             return f"cards in {s}"
         return s
 
@@ -188,6 +202,23 @@ class English:
         cl = gen.clauses[0]
         var_ty = cl.source.ty.element() if cl.source.ty is not None else None
         return self.source_phrase(cl.source, var_ty), self.filter_phrase(cl.cond, cl.var)
+
+    def nested_count(self, gen: A.Generator) -> Optional[str]:
+        """`count(w for q in players for w in q.fulfilled if C)`: "the number of cards in any player's fulfilled
+        whose …", when the outer clauses range over all players or an enum, unfiltered."""
+        *outer, last = gen.clauses
+        simple = all(cl.cond is None and isinstance(cl.source, A.Name) and (
+            cl.source.ref == ("players",) or (cl.source.ref and cl.source.ref[0] == "enum")) for cl in outer)
+        if not outer or not simple or not (isinstance(gen.elem, A.Name) and gen.elem.name == last.var):
+            return None
+        saved = dict(self.roles)
+        for cl in outer:
+            self.roles[cl.var] = "any player" if cl.source.ref == ("players",) else "any " + cl.source.name
+        try:
+            var_ty = last.source.ty.element() if last.source.ty is not None else None
+            return f"the number of {self.source_phrase(last.source, var_ty)}{self.filter_phrase(last.cond, last.var)}"
+        finally:
+            self.roles = saved
 
     def gen_list(self, gen: A.Generator) -> str:
         """`[x for x in S if C]` as "the S with C"; other generators as "E for each v in S …"."""

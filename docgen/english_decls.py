@@ -137,7 +137,10 @@ def d_procedure(en: English, p: A.Procedure) -> str:
 
 def d_actionparam(en: English, p: A.ActionParam) -> str:
     if p.domain is not None:
-        return f"{humanize(p.name)} from {en.expr(p.domain)}"
+        ty = p.domain.ty.element() if p.domain.ty is not None else None
+        noun = en.local(p.name, ty)
+        noun = humanize(p.name) if noun == "the " + humanize(p.name) else noun
+        return f"{noun} from {en.expr(p.domain)}"
     return f"{humanize(p.name)}: any {en.typeref(p.type).split(' ', 1)[-1]}"
 
 
@@ -170,6 +173,13 @@ def trigger_head(en: English, p: A.EventPattern) -> str:
     if binders:
         s += " (" + ", ".join(en.local(b, t) for b, t in binders) + ")"
     return s
+
+
+def binder_types(en: English, t: A.Trigger) -> dict:
+    """The types of a custom event's binders, by binder name."""
+    ev = en.sym.events.get(t.event.name) if t.event.form == "custom" else None
+    types = (ev[1] or []) if ev else []
+    return {b: types[i] for i, b in enumerate(t.event.binders) if i < len(types) and b != "_"}
 
 
 def binder_noun(en: English, name: str, ty) -> str:
@@ -228,6 +238,12 @@ def focus_trigger(en: English, t: A.Trigger) -> tuple:
             you = isinstance(other, A.Name) and (other.name == "you" or (other.ref or ("",))[0] == "you")
             if you and b not in head_roles:
                 head_roles[b], body_roles[b] = ("you", "you") if op == "==" else ("another player", "that player")
+                continue
+            me = isinstance(other, A.Name) and (other.name == "self" or (other.ref or ("",))[0] == "self")
+            if me and op == "!=" and b not in head_roles:
+                ty = binder_types(en, t).get(b)
+                noun = en.type_noun(ty.plain()) if ty is not None else "card"
+                head_roles[b], body_roles[b] = f"another {noun}", f"that {noun}"
                 continue
             if t.event.form == "moved" and op == "==" and moved is None and b in t.event.binders[1:3] \
                     and isinstance(other, A.Name) and (other.ref or ("",))[0] == "zone":

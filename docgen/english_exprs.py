@@ -55,7 +55,8 @@ def e_name(en: English, e: A.Name) -> str:
 def e_field(en: English, e: A.FieldOf) -> str:
     obj = en.expr(e.obj)
     kind = e.ref[0] if e.ref else None
-    name = en.varname(e.name) if kind in ("pvar", "pparam", "pzone") else humanize(e.name)
+    name = en.zone_noun(e.name) if kind == "pzone" else en.varname(e.name) if kind in ("pvar", "pparam") \
+        else humanize(e.name)
     if isinstance(e.obj, A.FieldOf) or re.search(r" (of|in|on|at|from|with|for) ", obj):
         return f"the {name} of {obj}"
     return f"{possessive(obj)} {name}"
@@ -105,10 +106,13 @@ def e_call(en: English, e: A.Call) -> str:
             if len(g.clauses) == 1 and isinstance(g.elem, A.Name) and g.elem.name == cl.var:
                 src, filt = en.over(g)
                 return f"the number of {src}{filt}"
+            nested = en.nested_count(g)
+            if nested is not None:
+                return nested
             return f"the number of {en.expr(g.elem)} {en.clauses(g)}"
         a = args[0]
         if a.ty is not None and a.ty.kind == "zone":
-            return f"the number of cards in {en.expr(a)}"
+            return f"the number of {en.source_phrase(a, None)}"
         return f"the number of {en.expr(a)}"
     if n == "sum":
         if g is not None:
@@ -144,6 +148,8 @@ def e_call(en: English, e: A.Call) -> str:
             return f"the bottom card of {a0}"
         return f"the last of {a0}"
     if n == "random":
+        if isinstance(args[0], A.Name) and args[0].ref == ("players",):
+            return "a player chosen at random"
         return f"one of {a0} at random"
     if n == "next":
         return f"the player after {a0}"
@@ -215,7 +221,7 @@ def e_slice(en: English, e: A.Slice) -> str:
         return f"the {e.end} card of {src}"
     if isinstance(e.count, A.Literal):
         return f"the {e.end} {n} cards of {src}"
-    return f"the {e.end} cards of {src} ({n} of them)"
+    return f"the {e.end} cards of {src} (as many as {n})"
 
 
 def e_ifexpr(en: English, e: A.IfExpr) -> str:
@@ -230,10 +236,22 @@ INVERSE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "
 
 
 def be(node, phrase: str) -> str:
-    """ "are" after a plural variable ("your crystals are empty"), else "is"."""
-    last = phrase.split()[-1] if phrase.split() else ""
-    plural_name = last.endswith("s") and not last.endswith(("ss", "us", "is")) and last.islower()
-    return "are" if isinstance(node, (A.Name, A.FieldOf, A.Index)) and plural_name else "is"
+    """ "are" after a variable of many things ("your crystals are empty", "your coins are 5"), else "is"."""
+    if not isinstance(node, (A.Name, A.FieldOf)) or node.ty is None or not phrase.endswith("s"):
+        return "is"
+    kind = node.ty.plain().kind
+    many = kind in ("list", "set", "bag", "zone") or (kind == "int" and not phrase.endswith(("ss", "us")))
+    return "are" if many else "is"
+
+
+def turn_order_from(left, right):
+    """`[x] + after(x)` is every player in turn order from x: return x (else None)."""
+    if isinstance(left, A.ListLit) and left.gen is None and len(left.items) == 1 and isinstance(right, A.Call) \
+            and right.name == "after" and len(right.args) == 1:
+        a, b = left.items[0], right.args[0]
+        if isinstance(a, A.Name) and isinstance(b, A.Name) and a.name == b.name:
+            return a
+    return None
 
 
 def e_binop(en: English, e: A.BinOp) -> str:
@@ -263,7 +281,7 @@ def e_binop(en: English, e: A.BinOp) -> str:
         return f"there are no {what}" if empty else f"there are some {what}"
     if op in ("==", "!=") and isinstance(right, A.Literal) and right.value is None:
         l_ = en.expr(left)
-        if isinstance(left, A.FieldOf) and left.ty is not None and not l_.startswith("the "):
+        if isinstance(left, A.FieldOf) and left.ty is not None and not l_.startswith(f"the {humanize(left.name)} "):
             owner = en.expr(left.obj)
             field, noun = humanize(left.name), en.type_noun(left.ty.plain())
             what = field if field.lower() == noun.lower() else f"{field} {noun}"
@@ -276,6 +294,11 @@ def e_binop(en: English, e: A.BinOp) -> str:
         if l_.startswith("the "):
             return f"there is no {l_[4:]}" if op == "==" else f"there is {article(l_[4:])}"
         return f"{l_} is {'none' if op == '==' else 'not none'}"
+    if op in ("==", "!=") and isinstance(left, A.Name) and left.name in en.choices \
+            and isinstance(right, A.Literal) and isinstance(right.value, str):
+        who = en.choices[left.name]
+        return f"{who} chose {quote(right.value)}" if op == "==" else \
+            f"{who} did not choose {quote(right.value)}"
     if op in COMPARE:
         what = en.expr(left)
         return f"{what} {be(left, what)}{COMPARE[op][2:]} {en.expr(right)}"
@@ -286,6 +309,9 @@ def e_binop(en: English, e: A.BinOp) -> str:
             return f"{en.expr(left)} is neither {join_and([en.expr(i) for i in right.items], 'nor')}"
         return f"{en.expr(left)} is not in {en.expr(right)}"
     if op in ARITH:
+        start = turn_order_from(left, right)
+        if op == "+" and start is not None:
+            return f"every player in turn order from {en.expr(start)}"
         if op == "+" and left.ty is not None and left.ty.kind in ("list", "zone"):
             return f"{en.expr(left)} and {en.expr(right)}"
         if op == "*" and isinstance(left, A.Literal):

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from dsl import ast as A
 
+from .english_exprs import turn_order_from
+
 from .words import (WORD_NUMBERS, Step, article, base_form, cap, conjugate, humanize, join_and,
                     possessive, quote, sentence, singular)
 
@@ -29,9 +31,11 @@ def s_assign(en: English, st: A.Assign) -> Step:
     if st.op == "=" and ty is not None and ty.kind == "bool" and isinstance(v, (A.BinOp, A.UnOp, A.Call)):
         return Step(sentence(f"set {en.expr(st.target)} to whether {en.expr(v)}"))
     if st.op == "=":
+        value = "nobody" if isinstance(v, A.Literal) and v.value is None and ty is not None and \
+            ty.plain().kind == "player" else en.expr(v)
         if owner is not None:
-            return Step(sentence(f"set {possessive(owner)} {noun} to {en.expr(v)}"))
-        return Step(sentence(f"set {noun} to {en.expr(v)}"))
+            return Step(sentence(f"set {possessive(owner)} {noun} to {value}"))
+        return Step(sentence(f"set {noun} to {value}"))
     amount = en.expr(v)
     if owner is not None:
         verb = "gain" if st.op == "+=" else "lose"
@@ -94,6 +98,11 @@ def s_for(en: English, st: A.For) -> Step:
         head = f"For each {noun}:" if noun != "player" else "For each player:"
     elif isinstance(src, A.Name) and src.ref and src.ref[0] == "enum":
         head = f"For each {noun}:"
+    elif isinstance(src, A.BinOp) and src.op == "+" and turn_order_from(src.left, src.right) is not None:
+        head = f"For each {noun}, in turn order from {en.expr(turn_order_from(src.left, src.right))}:"
+    elif isinstance(src, A.Call) and src.name == "after" and src.args:
+        start = en.expr(src.args[0])
+        head = f"For each other {noun}, in turn order {'from' if start == 'you' else 'after'} {start}:"
     else:
         head = f"For each {noun} in {en.expr(src)}:"
     return Step(head, en.steps(st.body))
@@ -187,6 +196,12 @@ def _target(en: English, target, options=None) -> str:
 
 def s_choose(en: English, st: A.Choose) -> Step:
     who = en.subject_of(st.by)
+    texts = isinstance(st.options, A.ListLit) and st.options.gen is None and st.options.items and all(
+        isinstance(i, A.Literal) and isinstance(i.value, str) for i in st.options.items)
+    if texts and isinstance(st.target, A.Name):
+        en.choices[st.target.name] = who
+        s = f"{who} {conjugate(who, 'choose')} {_options(en, st.options, st.target)}"
+        return Step(sentence(s + (f" ({quote(st.prompt)})" if st.prompt else "")))
     tgt = _target(en, st.target, st.options)
     named = isinstance(st.target, A.Name) and len(st.target.name) <= 2 and tgt.endswith(" " + st.target.name)
     if named:
@@ -216,7 +231,7 @@ def s_simultaneous(en: English, st: A.Simultaneous) -> Step:
 
 def s_act(en: English, st: A.Act) -> Step:
     who = en.expr(st.by)
-    names = [humanize(a) for a in st.actions]
+    names = [cap(humanize(a)) for a in st.actions]
     s = f"{who} {conjugate(who, 'take')} one action: {join_and(names, 'or')}"
     if st.prompt:
         s += f" ({quote(st.prompt)})"

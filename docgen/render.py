@@ -9,6 +9,7 @@ markup. Generation is deterministic: the same file gives the same bytes (no date
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -182,7 +183,8 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["state"] = state
 
     # structure: setup, play, the procedures they call
-    ctx["setup"] = block_data(en, sym.setup.body) if sym.setup else []
+    ctx["setup"] = block_data(en, sym.setup.body) if sym.setup else [
+        {"text": "No separate setup: the play sequence below prepares everything.", "children": []}]
     ctx["setup_doc"] = sym.setup.doc if sym.setup else None
     ctx["play"] = block_data(en, sym.play.body) if sym.play else []
     ctx["play_doc"] = sym.play.doc if sym.play else None
@@ -272,6 +274,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
             ctx["scoring"] = {
                 "doc": sc.doc,
                 "score": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "score"],
+                "numbered": not all(re.match(r"\d+\.", s.label) for s in sc.steps if s.form == "score"),
                 "tiebreak": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "tiebreak"],
                 "lose": [en.expr(s.expr) for s in sc.steps if s.form == "lose"],
             }

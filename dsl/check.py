@@ -714,13 +714,13 @@ class Checker(ExprChecks):
 
     # ---------------------------------------------------------------- @reads("…"): how a declaration reads in English
     def check_reads(self, d) -> None:
-        """`@reads("{p} gain{s} …")` on a function, procedure, event or keyed variable names only its parameters."""
+        """`@reads("{p} gain …")` on a function, procedure, event, keyed variable or zone names only its parameters."""
         for a in d.annots:
             if a.name != "reads":
                 continue
             names = A.reads_params(d)
             if names is None:
-                self.error(a, "@reads belongs on a function, procedure, event or keyed variable")
+                self.error(a, "@reads belongs on a function, procedure, event, keyed variable or zone")
             elif not a.text:
                 self.error(a, "@reads needs a phrase", 'e.g. @reads("{p} shows the wish")')
             else:
