@@ -277,6 +277,13 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                 "numbered": not all(re.match(r"\d+\.", s.label) for s in sc.steps if s.form == "score"),
                 "tiebreak": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "tiebreak"],
                 "lose": [en.expr(s.expr) for s in sc.steps if s.form == "lose"],
+                "intro": ("At the end, each player scores:" if len([s for s in sc.steps if s.form == "score"]) == 1
+                          else "At the end, each player adds up these scores:"),
+                "rule": " ".join(filter(None, [
+                    "The highest score wins.",
+                    "A player who loses cannot win." if any(s.form == "lose" for s in sc.steps) else "",
+                    "Players still tied share the win." if any(s.form == "tiebreak" for s in sc.steps)
+                    else "Tied players share the win."])),
             }
         finally:
             en.you_names.discard(sc.var)
@@ -357,13 +364,22 @@ def trigger_data(en: English, t: A.Trigger) -> dict:
 
 
 def md_cell(value) -> str:
-    """A Markdown table cell: no pipes, no line breaks."""
-    return str(value if value is not None else "").replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell (of text already escaped by `md_text`): no pipes, no line breaks."""
+    return str(value if value is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
+MD_INLINE = re.compile(r"([\\`*_\[\]~])")
+MD_LINE_START = re.compile(r"^(\s*)(?:([#+=-])|(\d+)([.)]))", re.M)
 
 
 def md_text(value) -> str:
-    """Markdown prose from a game file: angle brackets escaped so no raw HTML gets through."""
-    return str(value if value is not None else "").replace("<", "&lt;").replace(">", "&gt;")
+    """Text from a game file as literal Markdown: emphasis, code, link and strike-through marks are escaped, so are
+    block marks at a line's start (#, >, -, +, "1."), entities and angle brackets (no raw HTML gets through)."""
+    s = str(value if value is not None else "")
+    s = MD_INLINE.sub(r"\\\1", s)
+    s = re.sub(r"&(?=#?\w+;)", "&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
+    return MD_LINE_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else
+                                                     m.group(3) + "\\" + m.group(4)), s)
 
 
 def environment(fmt: str) -> SandboxedEnvironment:
