@@ -297,8 +297,10 @@ class English:
             slot = re.fullmatch(r"\{(\w+)('s)?\}", part)
             if slot:
                 value = values.get(slot.group(1), humanize(slot.group(1)))
-                if value.startswith("the ") and re.search(r"\b(\d+|one|two|three|a|an|each|every|any)\s$", out):
-                    value = value[4:]
+                if re.search(r"\b(\d+|one|two|three|a|an|each|every|any)\s$", out):
+                    owned = re.fullmatch(r"((?:[A-Z]\w* )?\w+)'s (\w[\w ]*)", value)
+                    value = value[4:] if value.startswith("the ") else \
+                        f"{owned.group(2)} of {owned.group(1)}" if owned else value
                 value = possessive(value) if slot.group(2) else value
                 out, last = out + value, value
             elif part == "[s]":

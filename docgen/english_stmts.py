@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 from dsl import ast as A
 
 from .english_exprs import turn_order_from
-
-from .words import (WORD_NUMBERS, Step, article, base_form, cap, conjugate, humanize, join_and,
+from .words import (WORD_NUMBERS, Step, article, base_form, cap, conjugate, humanize, join_and, occurrences,
                     possessive, quote, sentence, singular)
 
 if TYPE_CHECKING:
@@ -90,7 +89,30 @@ def s_if(en: English, st: A.If) -> list:
     return out
 
 
+def each_role(en: English, src) -> str:
+    """How a loop's player reads as the subject of its one step: "each other player (in turn order after you)"."""
+    if isinstance(src, A.Name) and src.ref == ("players",):
+        return "each player"
+    start = turn_order_from(src.left, src.right) if isinstance(src, A.BinOp) and src.op == "+" else None
+    if start is not None:
+        return f"each player (in turn order from {en.expr(start)})"
+    if isinstance(src, A.Call) and src.name == "after" and src.args:
+        who = en.expr(src.args[0])
+        return f"each other player (in turn order {'from' if who == 'you' else 'after'} {who})"
+    return ""
+
+
 def s_for(en: English, st: A.For) -> Step:
+    role = each_role(en, st.source)
+    if role and len(st.body.stmts) == 1 and occurrences(st.body, st.var) == 1:
+        saved = dict(en.roles)
+        en.roles[st.var] = role
+        try:
+            only = en.steps(st.body)
+        finally:
+            en.roles = saved
+        if len(only) == 1 and not only[0].children and only[0].text.startswith(cap(role) + " "):
+            return only[0]
     var_ty = st.source.ty.element() if st.source.ty is not None else None
     noun = re.sub(r"^the ", "", en.local(st.var, var_ty))
     src = st.source

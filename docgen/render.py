@@ -370,15 +370,21 @@ def md_cell(value) -> str:
 
 MD_INLINE = re.compile(r"([\\`*_\[\]~])")
 MD_LINE_START = re.compile(r"^(\s*)(?:([#+=-])|(\d+)([.)]))", re.M)
+MD_NEXT_LINES = re.compile(r"(?<=\n)(\s*)(?:([#+=-])|(\d+)([.)]))")
 
 
-def md_text(value) -> str:
+def md_line(value) -> str:
+    """`md_text` for a value that starts a line of the sheet: a block mark at its very start is escaped too."""
+    return md_text(value, MD_LINE_START)
+
+
+def md_text(value, line_start=MD_NEXT_LINES) -> str:
     """Text from a game file as literal Markdown: emphasis, code, link and strike-through marks are escaped, so are
-    block marks at a line's start (#, >, -, +, "1."), entities and angle brackets (no raw HTML gets through)."""
+    block marks at a line's start (#, -, +, "1."), entities and angle brackets (no raw HTML gets through)."""
     s = str(value if value is not None else "")
     s = MD_INLINE.sub(r"\\\1", s)
     s = re.sub(r"&(?=#?\w+;)", "&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
-    return MD_LINE_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else
+    return line_start.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else
                                                      m.group(3) + "\\" + m.group(4)), s)
 
 
@@ -393,6 +399,7 @@ def environment(fmt: str) -> SandboxedEnvironment:
     )
     env.filters["cell"] = lambda v: md_cell(md_text(v))
     env.filters["mdtext"] = md_text
+    env.filters["mdline"] = md_line
     env.filters["blocks"] = doc_blocks
     return env
 
