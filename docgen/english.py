@@ -23,7 +23,8 @@ from .words import (ALIASES, COMPARE, NoEnglish, Step, article, conjugate, human
                     plural, possessive, walk)
 
 
-PRONOUNS = {"mine": "your", "yours": "your", "theirs": "their", "ours": "our"}  # locals named as owners
+# locals named as owners: how they read when you chose them, and when another player did
+PRONOUNS = {"mine": ("your", "their own"), "yours": ("your", "their own"), "theirs": ("their", "the other")}
 
 
 class English:
@@ -35,6 +36,8 @@ class English:
         self.it_name: Optional[str] = None  # a generator's variable inside its filter reads as "it"
         self.roles: dict = {}  # a trigger's binders: "the moved card", "the zone it left"
         self.choices: dict = {}  # locals chosen among texts: name → who chose
+        self.choosers: dict = {}  # locals by who chose them
+        self.skips: dict = {}  # locals of a choice with a way out: name → (who chose, the way out's label)
 
     # ---------------------------------------------------------------- entry points
     def describe(self, node) -> str:
@@ -111,7 +114,9 @@ class English:
         if name in ALIASES:
             return ALIASES[name]
         if name in PRONOUNS:
-            return f"{PRONOUNS[name]} {self.type_noun(ty.plain() if ty is not None else None)}"
+            mine, other = PRONOUNS[name]
+            you = self.choosers.get(name, "you") == "you"
+            return f"{mine if you else other} {self.type_noun(ty.plain() if ty is not None else None)}"
         t = ty.plain() if ty is not None else None
         if t is not None and t.kind == "bool":
             return humanize(name)
@@ -225,7 +230,17 @@ class English:
         cl = gen.clauses[0]
         if len(gen.clauses) == 1 and isinstance(gen.elem, A.Name) and gen.elem.name == cl.var:
             src, filt = self.over(gen)
-            return ("the " + src if not src.startswith(("the ", "your ", "player")) else src) + filt
+            return ("the " + src if not src.startswith(("the ", "your ", "player ")) else src) + filt
+        el = gen.elem
+        if len(gen.clauses) == 1 and isinstance(el, A.FieldOf) and isinstance(el.obj, A.Name) and el.obj.name == cl.var:
+            saved, self.it_name = self.it_name, cl.var
+            try:
+                src = self.expr(cl.source)
+                filt = " where " + self.expr(cl.cond) if cl.cond is not None else ""
+            finally:
+                self.it_name = saved
+            name = self.varname(el.name) if el.ref and el.ref[0] in ("pvar", "pparam") else humanize(el.name)
+            return f"the {name} of {src if src.startswith(('the ', 'all ', 'your ')) else 'the ' + src}{filt}"
         return self.expr(gen.elem) + " " + self.clauses(gen)
 
     def clauses(self, gen: A.Generator) -> str:

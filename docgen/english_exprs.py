@@ -280,6 +280,9 @@ def e_binop(en: English, e: A.BinOp) -> str:
         what = inner[len("the number of "):] if inner.startswith("the number of ") else inner
         return f"there are no {what}" if empty else f"there are some {what}"
     if op in ("==", "!=") and isinstance(right, A.Literal) and right.value is None:
+        if isinstance(left, A.Name) and left.name in en.skips:
+            who, label = en.skips[left.name]
+            return f"{who} {'chose' if op == '==' else 'did not choose'} {quote(label)}"
         l_ = en.expr(left)
         if isinstance(left, A.FieldOf) and left.ty is not None and not l_.startswith(f"the {humanize(left.name)} "):
             owner = en.expr(left.obj)
@@ -293,7 +296,7 @@ def e_binop(en: English, e: A.BinOp) -> str:
             return f"{m.group(1)} has {'no' if op == '==' else 'a'} {m.group(2)}"
         if l_.startswith("the "):
             return f"there is no {l_[4:]}" if op == "==" else f"there is {article(l_[4:])}"
-        return f"{l_} is {'none' if op == '==' else 'not none'}"
+        return f"there is no {l_}" if op == "==" else f"{l_} exists"
     if op in ("==", "!=") and isinstance(left, A.Name) and left.name in en.choices \
             and isinstance(right, A.Literal) and isinstance(right.value, str):
         who = en.choices[left.name]

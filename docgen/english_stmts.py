@@ -15,7 +15,11 @@ if TYPE_CHECKING:
 
 
 def s_let(en: English, st: A.Let) -> Step:
-    return Step(sentence(f"let {en.local(st.name, st.value.ty)} be {en.expr(st.value)}"))
+    name = en.local(st.name, st.value.ty)
+    ty = st.value.ty.plain() if st.value.ty is not None else None
+    if ty is not None and ty.kind == "bool" and isinstance(st.value, (A.BinOp, A.UnOp, A.Call)):
+        return Step(sentence(f"let {name} be true if {en.expr(st.value)}, otherwise false"))
+    return Step(sentence(f"let {name} be {en.expr(st.value)}"))
 
 
 def s_assign(en: English, st: A.Assign) -> Step:
@@ -182,7 +186,7 @@ def s_announce(en: English, st: A.Announce) -> Step:
 
 
 def s_log(en: English, st: A.Log) -> Step:
-    """A log line: "(Note: you declare the end.)"; values inside a message show in brackets."""
+    """A log line: "(Note: you declare the end.)", "(Note: Round: the round.)"."""
     texts = [isinstance(p, A.Literal) and isinstance(p.value, str) for p in st.parts]
     first = st.parts[0] if st.parts else None
     subject = first is not None and not texts[0] and first.ty is not None and first.ty.kind == "player"
@@ -190,9 +194,11 @@ def s_log(en: English, st: A.Log) -> Step:
     for i, (p, is_text) in enumerate(zip(st.parts, texts)):
         if is_text:
             text = p.value
+            if not subject and i + 1 < len(st.parts) and not texts[i + 1] and not text.endswith((":", ",", ";")):
+                text += ":"
             parts.append(base_form(text) if subject and i == 1 and parts[0] == "you" else text)
         else:
-            parts.append(en.expr(p) if subject else f"[{en.expr(p)}]")
+            parts.append(en.expr(p))
     return Step("(Note: " + sentence(" ".join(parts)) + ")")
 
 
@@ -218,6 +224,8 @@ def _target(en: English, target, options=None) -> str:
 
 def s_choose(en: English, st: A.Choose) -> Step:
     who = en.subject_of(st.by)
+    if isinstance(st.target, A.Name):
+        en.choosers[st.target.name] = who
     texts = isinstance(st.options, A.ListLit) and st.options.gen is None and st.options.items and all(
         isinstance(i, A.Literal) and isinstance(i.value, str) for i in st.options.items)
     if texts and isinstance(st.target, A.Name):
@@ -233,7 +241,9 @@ def s_choose(en: English, st: A.Choose) -> Step:
     else:
         s = f"{who} {conjugate(who, 'choose')} {_options(en, st.options, st.target)} as {tgt}"
     if st.skip:
-        s += f", or {quote(st.skip)} for none"
+        s += f", or {quote(st.skip)}"
+        if isinstance(st.target, A.Name):
+            en.skips[st.target.name] = (who, st.skip)
     if st.prompt:
         s += f" ({quote(st.prompt)})"
     return Step(sentence(s))
