@@ -20,7 +20,8 @@ from dsl import variants as V
 from dsl.check import check
 from dsl.link import load_program, sources
 
-from .english import English, quote
+from .english import English
+from .words import quote
 from .render import decl_label, environment, reconstructed
 
 POSITION_FIELDS = ("span", "columns_span")

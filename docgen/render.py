@@ -9,6 +9,7 @@ markup. Generation is deterministic: the same file gives the same bytes (no date
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -20,7 +21,10 @@ from dsl import variants as V
 from dsl.check import check
 from dsl.link import load_program, sources
 
-from .english import English, Step, cap, humanize, quote, static_text, trigger_parts, cell, VISIBILITY, walk
+from .endings import explain_end
+from .english import English
+from .english_decls import VISIBILITY, cell, static_text, trigger_parts
+from .words import Step, cap, humanize, quote, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = ("md", "html")
@@ -179,7 +183,8 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["state"] = state
 
     # structure: setup, play, the procedures they call
-    ctx["setup"] = block_data(en, sym.setup.body) if sym.setup else []
+    ctx["setup"] = block_data(en, sym.setup.body) if sym.setup else [
+        {"text": "No separate setup: the play sequence below prepares everything.", "children": []}]
     ctx["setup_doc"] = sym.setup.doc if sym.setup else None
     ctx["play"] = block_data(en, sym.play.body) if sym.play else []
     ctx["play_doc"] = sym.play.doc if sym.play else None
@@ -269,17 +274,20 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
             ctx["scoring"] = {
                 "doc": sc.doc,
                 "score": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "score"],
+                "numbered": not all(re.match(r"\d+\.", s.label) for s in sc.steps if s.form == "score"),
                 "tiebreak": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "tiebreak"],
                 "lose": [en.expr(s.expr) for s in sc.steps if s.form == "lose"],
+                "intro": ("At the end, each player scores:" if len([s for s in sc.steps if s.form == "score"]) == 1
+                          else "At the end, each player adds up these scores:"),
+                "rule": " ".join(filter(None, [
+                    "The highest score wins.",
+                    "A player who loses cannot win." if any(s.form == "lose" for s in sc.steps) else "",
+                    "Players still tied share the win." if any(s.form == "tiebreak" for s in sc.steps)
+                    else "Tied players share the win."])),
             }
         finally:
             en.you_names.discard(sc.var)
-    ends = []
-    for d in decls:
-        if isinstance(d, (A.Procedure, A.Action, A.Trigger)) and any(isinstance(n, A.EndGame) for n in walk(d)):
-            name = cap(humanize(d.name)) if hasattr(d, "name") else "A rule that reacts"
-            ends.append({"name": name, "doc": d.doc})
-    ctx["end"] = ends
+    ctx["end"] = steps_data(explain_end(en, sym, decls))
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["terms"] = [{"name": cap(humanize(f.name)), "params": [humanize(p.name) for p in f.params], "doc": f.doc,
@@ -358,13 +366,28 @@ def trigger_data(en: English, t: A.Trigger) -> dict:
 
 
 def md_cell(value) -> str:
-    """A Markdown table cell: no pipes, no line breaks."""
-    return str(value if value is not None else "").replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell (of text already escaped by `md_text`): no pipes, no line breaks."""
+    return str(value if value is not None else "").replace("|", "\\|").replace("\n", " ")
 
 
-def md_text(value) -> str:
-    """Markdown prose from a game file: angle brackets escaped so no raw HTML gets through."""
-    return str(value if value is not None else "").replace("<", "&lt;").replace(">", "&gt;")
+MD_INLINE = re.compile(r"([\\`*_\[\]~])")
+MD_LINE_START = re.compile(r"^(\s*)(?:([#+=-])|(\d+)([.)]))", re.M)
+MD_NEXT_LINES = re.compile(r"(?<=\n)(\s*)(?:([#+=-])|(\d+)([.)]))")
+
+
+def md_line(value) -> str:
+    """`md_text` for a value that starts a line of the sheet: a block mark at its very start is escaped too."""
+    return md_text(value, MD_LINE_START)
+
+
+def md_text(value, line_start=MD_NEXT_LINES) -> str:
+    """Text from a game file as literal Markdown: emphasis, code, link and strike-through marks are escaped, so are
+    block marks at a line's start (#, -, +, "1."), entities and angle brackets (no raw HTML gets through)."""
+    s = str(value if value is not None else "")
+    s = MD_INLINE.sub(r"\\\1", s)
+    s = re.sub(r"&(?=#?\w+;)", "&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
+    return line_start.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else
+                                                     m.group(3) + "\\" + m.group(4)), s)
 
 
 def environment(fmt: str) -> SandboxedEnvironment:
@@ -378,6 +401,7 @@ def environment(fmt: str) -> SandboxedEnvironment:
     )
     env.filters["cell"] = lambda v: md_cell(md_text(v))
     env.filters["mdtext"] = md_text
+    env.filters["mdline"] = md_line
     env.filters["blocks"] = doc_blocks
     return env
 

@@ -1,6 +1,7 @@
 """The syntax tree of a .wish file: one attrs class per grammar construct, each with its source span."""
 from __future__ import annotations
 
+import re
 from typing import Any, Optional
 
 import attrs
@@ -337,6 +338,11 @@ class Decl(Node):
                 return a.text or "reconstructed"
         return None
 
+    @property
+    def reads(self) -> Optional[str]:
+        """The English phrase of `@reads("…")`, with `{param}` slots (see docgen)."""
+        return next((a.text for a in self.annots if a.name == "reads" and a.text), None)
+
 
 @attrs.define(eq=False)
 class Game(Decl):
@@ -643,3 +649,17 @@ def deepest(root: Node):
 def uses_names(root: Node, names: set) -> bool:
     """Does any plain name inside `root` read one of `names`?"""
     return any(isinstance(node, Name) and node.name in names for node, _ in walk(root))
+
+
+READS_SLOT = re.compile(r"\{(\w+)(?:'s)?\}")
+
+
+def reads_params(d) -> Optional[list]:
+    """The names a declaration's `@reads` phrase may use, or None where `@reads` does not belong."""
+    if isinstance(d, (Function, Procedure, Event)):
+        return [p.name for p in d.params]
+    if isinstance(d, Var) and d.keyed_by is not None:
+        return [d.keyed_by.name]
+    if isinstance(d, Zone):
+        return []
+    return None

@@ -136,6 +136,7 @@ class Checker(ExprChecks):
                 self.error(d, f"'{name}' is a built-in name and cannot be declared")
                 continue
             seen[name] = d
+            self.check_reads(d)
             if isinstance(d, A.Enum):
                 s.enums[name] = d
                 if d.columns:
@@ -716,6 +717,22 @@ class Checker(ExprChecks):
 
     def s_EndGame(self, st, sc):
         pass
+
+    # ---------------------------------------------------------------- @reads("…"): how a declaration reads in English
+    def check_reads(self, d) -> None:
+        """`@reads("{p} gain …")` on a function, procedure, event, keyed variable or zone names only its parameters."""
+        for a in d.annots:
+            if a.name != "reads":
+                continue
+            names = A.reads_params(d)
+            if names is None:
+                self.error(a, "@reads belongs on a function, procedure, event, keyed variable or zone")
+            elif not a.text:
+                self.error(a, "@reads needs a phrase", 'e.g. @reads("{p} shows the wish")')
+            else:
+                for ref in A.READS_SLOT.findall(a.text):
+                    if ref not in names:
+                        self.unknown(a, "parameter in @reads", ref, names)
 
 
 def check(decls: list, path: str, sources: dict) -> Symbols:

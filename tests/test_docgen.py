@@ -157,9 +157,9 @@ def test_wish_sheet_has_every_section():
                     "## Invariants", "## Variants", "## Footnotes: reconstructed values"]:
         assert heading in md, heading
     # tables of enums and cards, with reconstructed rows marked
-    assert "| Area | crystals | people | monument | next | adjacent | ability |" in md
+    assert "| Area | crystals | people | monument | next | neighbours | ability |" in md
     assert re.search(r"\| Fall in Love †\d+ \| 1 \| red \|", md)
-    assert "Only if you may (Travel); otherwise: “no free action column shows Travel”." in md
+    assert "Only if you may take the Travel action now; otherwise: “no free action column shows Travel”." in md
     assert "Ties are broken by, in this order:" in md
     assert "**Static**" in md and "**Instant**" in md and "**Ongoing**" in md
     assert "Replaces: procedure “choose djinns”" in md
@@ -232,6 +232,42 @@ def test_names_from_a_game_file_cannot_inject_markup(tmp_path):
     assert html.count("<style>") == 1  # the page's own style sheet only
     md = render_sheet(str(game), None, "md")
     assert "<script" not in md and "<img" not in md
+
+
+HOSTILE_MD = '''
+game "*Star* _game_" { players 2..2 }
+"""
+# Not a heading
+- a real list item with `code`, *stars* and [a link](http://example.com)
+
+1. not a numbered list
+"""
+enum Item { pig "# pig", cow "*cow*" }
+card Thing { label: text }
+zone deck: Thing public
+cards Thing in deck {
+  | name                               | label            |
+  | "[click](http://evil.example) `x`" | "a | b ~~c~~ &amp;" |
+}
+play { }
+'''
+
+
+def test_markdown_of_hostile_names_renders_literally(tmp_path):
+    markdown_it = pytest.importorskip("markdown_it")
+    game = tmp_path / "hostile.wish"
+    game.write_text(HOSTILE_MD, encoding="utf-8")
+    md = render_sheet(str(game), None, "md")
+    assert "\\*Star\\* \\_game\\_" in md and "\\[click\\](http://evil.example) \\`x\\`" in md
+    html = markdown_it.MarkdownIt("commonmark").enable("table").enable("strikethrough").render(md)
+    assert "evil.example" in html and "<a href" not in html  # the name's link is text, not a link
+    assert "<em>Star</em>" not in html and "<em>cow</em>" not in html and "<s>" not in html
+    assert "<h1>Not a heading</h1>" not in html and "# Not a heading" in html
+    assert "<li>a real list item with `code`, *stars* and [a link](http://example.com)</li>" in html
+    assert "<p>1. not a numbered list</p>" in html
+    assert "<ol>" not in html  # "1." in a doc string is not a list
+    assert "# pig" in html and "<h1>pig" not in html
+    assert "a | b ~~c~~ &amp;amp;" in html  # the cell keeps its pipe, tildes and entity as text
 
 
 def test_cli_docs(tmp_path, capsys):

@@ -1,0 +1,108 @@
+"""How a game ends, explained from its own rules.
+
+Two things end a game: the play sequence running out (its loops stop when their condition fails) and an
+`end game` statement. For a loop of the play sequence (or of a procedure it calls) the sheet says how long it
+goes on and where each value in its condition is changed, and under which conditions; for `end game` it says in
+which rule and under which conditions. The result is a list of steps (`Step`), read as a rulebook would.
+"""
+from __future__ import annotations
+
+from dsl import ast as A
+
+from .english import English
+from .words import Step, cap, humanize, join_and, quote, sentence, walk
+
+
+def guarded(block, conds: list, out: list, keep) -> None:
+    """Append (statement, the conditions it runs under) for every statement under `block` that `keep` accepts."""
+    if block is None:
+        return
+    for st in block.stmts:
+        if keep(st):
+            out.append((st, list(conds)))
+        if isinstance(st, A.If):
+            guarded(st.then, conds + [st.cond], out, keep)
+            guarded(st.other, conds + [A.UnOp("not", st.cond, span=st.cond.span)], out, keep)
+        elif isinstance(st, (A.For, A.Repeat, A.While)):
+            guarded(st.body, conds, out, keep)
+
+
+def rules(decls: list) -> list:
+    """(name of the rule, its block) of every procedure, action, reaction and card ability."""
+    out = []
+    for d in decls:
+        if isinstance(d, A.Procedure):
+            out.append((cap(humanize(d.name)), d.body))
+        elif isinstance(d, A.Action):
+            out.append((f"the action {cap(humanize(d.name))}", d.body))
+        elif isinstance(d, A.Trigger):
+            out.append(("a rule that reacts", d.body))
+        elif isinstance(d, A.Abilities):
+            cards = join_and([quote(c) for c in d.cards])
+            if d.instant is not None:
+                out.append((cards, d.instant.body))
+            out.extend((cards, t.body) for t in d.triggers)
+    return out
+
+
+def when(en: English, conds: list) -> str:
+    return ", if " + " and ".join(en.expr(c) for c in conds) if conds else ""
+
+
+def loops(sym) -> list:
+    """The `while` loops of the play sequence and of the procedures it calls directly."""
+    blocks = [sym.play.body] if sym.play is not None else []
+    for st in blocks[0].stmts if blocks else []:
+        if isinstance(st, A.ExprStmt) and isinstance(st.expr, A.Call) and st.expr.name in sym.procedures:
+            blocks.append(sym.procedures[st.expr.name][0].body)
+    found = []
+    for b in blocks:
+        guarded(b, [], found, lambda s: isinstance(s, A.While))
+    return [w for w, _ in found if not (isinstance(w.cond, A.Literal) and w.cond.value is True)]
+
+
+def stopping_value(cond, var: str):
+    """The value of a yes-or-no variable that stops a loop on `cond` (`not v` → true, `v` → false), or None."""
+    if isinstance(cond, A.UnOp) and cond.op == "not" and isinstance(cond.operand, A.Name) and cond.operand.name == var:
+        return True
+    if isinstance(cond, A.Name) and cond.name == var:
+        return False
+    return None
+
+
+def changes(en: English, decls: list, var: str, stop=None) -> list:
+    """Where a shared variable is set, as steps: "It becomes true in Caravan moves, if the caravan deck is empty."
+    With `stop`, only the settings to that value."""
+    out = []
+    for name, block in rules(decls):
+        found: list = []
+        guarded(block, [], found,
+                lambda s: isinstance(s, A.Assign) and isinstance(s.target, A.Name) and s.target.name == var)
+        for st, conds in found:
+            if stop is not None and not (isinstance(st.value, A.Literal) and st.value.value is stop):
+                continue
+            out.append(Step(sentence(f"it becomes {en.expr(st.value)} in {name}{when(en, conds)}")))
+    return out
+
+
+def explain_end(en: English, sym, decls: list) -> list:
+    """Steps that explain when the game ends."""
+    out = []
+    for w in loops(sym):
+        names = sorted({n.name for n in walk(w.cond) if isinstance(n, A.Name)} & set(sym.vars))
+        children = []
+        for v in names:
+            ch = changes(en, decls, v, stopping_value(w.cond, v))
+            if ch:
+                children.append(Step(f"{cap(en.varname(v))}:", ch))
+        out.append(Step(sentence(f"play goes on as long as {en.expr(w.cond)}; when that fails, the game ends "
+                                 "once the play sequence is over"), children))
+    for name, block in rules(decls):
+        found: list = []
+        guarded(block, [], found, lambda s: isinstance(s, A.EndGame))
+        for _, conds in found:
+            out.append(Step(sentence(f"the game ends at once in {name}{when(en, conds)}")))
+    if not out:
+        out.append(Step("The game ends when the play sequence is over."))
+    return out
+
