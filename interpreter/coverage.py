@@ -22,7 +22,7 @@ OFF_REASON = "switched off (--ablate)"
 class CountingState(State):
     """A State that counts the rules that fire, and remembers the per-player enum values at the end of setup."""
 
-    __slots__ = ("counts", "at_setup_end")
+    __slots__ = ("counts", "pushes", "at_setup_end")
 
     @classmethod
     def start(cls, game, players: int, seed: int) -> "CountingState":
@@ -32,6 +32,7 @@ class CountingState(State):
     def _bind(self, game, players: int) -> None:
         super()._bind(game, players)
         self.counts = Counter()
+        self.pushes = [0] * len(game.codes)  # frames pushed per block of code (procedure calls among them)
         self.at_setup_end = None
 
     def start_action(self, key, who: int, depth: int, span) -> None:
@@ -51,8 +52,8 @@ class CountingState(State):
         return holds
 
     def push(self, code: int, env: dict, data, depth: int, span) -> None:
-        self.counts["code", code] += 1
-        super().push(code, env, data, depth, span)
+        self.pushes[code] += 1
+        State.push(self, code, env, data, depth, span)
 
     def apply(self, action, player=None) -> None:
         if self.at_setup_end is None and not self.in_setup():
@@ -126,7 +127,7 @@ def count_statics(st) -> Counter:
 def coverage_counts(st, rows: list) -> list:
     """The count of every row of `universe` in the finished game `st`."""
     counts = st.counts + count_statics(st)
-    return [counts.get(key, 0) for _, _, key in rows]
+    return [st.pushes[key[1]] if key[0] == "code" else counts.get(key, 0) for _, _, key in rows]
 
 
 # ---------------------------------------------------------------- ablation
