@@ -19,6 +19,7 @@ from dsl.errors import WishError
 from .coverage import CountingState, ablate, coverage_counts, stable_roles, universe
 
 TARGET_TASK_SECONDS = 1.0
+WORTH_A_POOL_SECONDS = 2.0  # less work than this (estimated from the first game) runs in this process
 
 
 @attrs.frozen
@@ -110,22 +111,24 @@ class Runner:
         t0 = time.perf_counter()
         first = run_batch((setup, seed, 0, 1))
         self._report(1, n, setup)
-        size = batch_size(time.perf_counter() - t0, n - 1, self.jobs)
+        per_game = time.perf_counter() - t0
+        size = batch_size(per_game, n - 1, self.jobs)
         tasks = [(setup, seed, i, min(size, n - i)) for i in range(1, n, size)]
-        return first + self._execute(tasks, n, setup)
+        local = self.backend != "dask" and (n - 1) * per_game < WORTH_A_POOL_SECONDS
+        return first + self._execute(tasks, n, setup, serial=local)
 
     def _report(self, done: int, total: int, setup: Setup) -> None:
         if self.progress is not None:
             self.progress(done, total, setup.label())
 
-    def _execute(self, tasks: list, n: int, setup: Setup) -> list:
+    def _execute(self, tasks: list, n: int, setup: Setup, serial: bool = False) -> list:
         if not tasks:
             return []
         if self.backend == "dask":
             from .distributed import run_dask
             return run_dask(tasks, self.cluster, self.jobs, lambda done: self._report(done, n, setup))
         out: list = []
-        if self.jobs <= 1 or len(tasks) == 1:
+        if serial or self.jobs <= 1 or len(tasks) == 1:
             for t in tasks:
                 out += run_batch(t)
                 self._report(1 + len(out), n, setup)

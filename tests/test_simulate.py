@@ -10,6 +10,7 @@ from dsl.errors import WishCheckError, WishError
 from interpreter import State, load_game, load_source
 from interpreter.cli import main
 from interpreter.coverage import CountingState, ablatable, ablate, universe
+import interpreter.simulate as simulate_module
 from interpreter.simulate import Runner, Setup, batch_size, game_seed, run_batch, seat_specs
 from interpreter.stats import describe, histogram, paired_difference, quantile, two_proportions, wilson
 
@@ -101,7 +102,8 @@ def test_batch_size_aims_at_a_second_and_keeps_every_job_busy():
     assert batch_size(0.001, 0, 2) == 1
 
 
-def test_results_are_identical_for_any_number_of_jobs():
+def test_results_are_identical_for_any_number_of_jobs(monkeypatch):
+    monkeypatch.setattr(simulate_module, "WORTH_A_POOL_SECONDS", 0.0)  # use the pool even for a little work
     setup = race(3)
     one = Runner(jobs=1).run(setup, 40, 11)
     two = Runner(jobs=2).run(setup, 40, 11)
@@ -110,7 +112,8 @@ def test_results_are_identical_for_any_number_of_jobs():
     assert run_batch((setup, 11, 17, 3)) == one[17:20]
 
 
-def test_cli_json_is_byte_identical_across_jobs(capsys):
+def test_cli_json_is_byte_identical_across_jobs(capsys, monkeypatch):
+    monkeypatch.setattr(simulate_module, "WORTH_A_POOL_SECONDS", 0.0)
     args = ["simulate", RACE, "-n", "30", "--seed", "4", "--players", "3", "--json"]
     assert main(args + ["--jobs", "1"]) == 0
     first = capsys.readouterr().out
