@@ -11,6 +11,7 @@ job count are identical (the simulation's promise).
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -42,16 +43,25 @@ def plain_vs_counting(game, players: int, n: int, seed: int, repeat: int) -> tup
     return statistics.median(plain), statistics.median(counting)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the pool's workers, once it has closed)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def scaling(setup: Setup, n: int, seed: int, jobs: list, repeat: int) -> list:
-    """[(jobs, median games/s of a whole run, records)] for every job count."""
+    """[(jobs, median games/s of a whole run (wall clock), median CPU ms per game, records)] per job count.
+    On a shared machine the wall clock shows what the others leave; the CPU per game shows the overhead of
+    the workers themselves (start, loading the game, sending records back)."""
     out = []
     for j in jobs:
-        rates, records = [], None
+        rates, cpu, records = [], [], None
         for _ in range(repeat):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu_seconds()
             records = Runner(jobs=j).run(setup, n, seed)
             rates.append(n / (time.perf_counter() - t0))
-        out.append((j, statistics.median(rates), records))
+            cpu.append(1000 * (cpu_seconds() - c0) / n)
+        out.append((j, statistics.median(rates), statistics.median(cpu), records))
     return out
 
 
@@ -73,10 +83,11 @@ def main(argv=None) -> int:
     print(f"  one process, CountingState:  {counting:8.1f} games per CPU second ({100 * (counting / plain - 1):+.1f}%)")
     setup = Setup(args.game, args.variant, args.players, ("random",))
     runs = scaling(setup, args.n, args.seed, jobs, args.repeat)
-    base = runs[0][1]
-    for j, rate, _ in runs:
-        print(f"  simulate -n {args.n} --jobs {j}: {rate:8.1f} games/s, wall clock (×{rate / base:.2f})")
-    same = all(r[2] == runs[0][2] for r in runs)
+    base, base_cpu = runs[0][1], runs[0][2]
+    for j, rate, cpu, _ in runs:
+        print(f"  simulate -n {args.n} --jobs {j}: {rate:8.1f} games/s, wall clock (×{rate / base:.2f}); "
+              f"{cpu:.2f} CPU ms per game (bound on an idle machine: ×{j * base_cpu / cpu:.2f})")
+    same = all(r[3] == runs[0][3] for r in runs)
     print("  identical results for every job count: " + ("yes" if same else "NO"))
     return 0 if same else 1
 
