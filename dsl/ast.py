@@ -495,9 +495,12 @@ class Trigger(Decl):
     after_action: bool
     order: int
     body: Block
+    name: Optional[str] = None  # `when NAME: EVENT …` names a trigger (for `remove`, `--ablate`, coverage)
 
     @property
     def key(self) -> str:
+        if self.name is not None:
+            return f"when {self.name}"
         return f"when {self.event.form} {self.event.name or ''} @{self.span.line}"
 
 

@@ -209,9 +209,9 @@ class ToAst(Transformer):
     def static_mod(self, meta, name, op, value):
         return A.StaticMod(str(name), str(op), value, span=self._span(meta))
 
-    def trigger(self, meta, pattern, cond, after, order, body):
+    def trigger(self, meta, name, pattern, cond, after, order, body):
         return A.Trigger(pattern, cond, after is not None, int(order) if order is not None else 0, body,
-                         span=self._span(meta))
+                         str(name) if name is not None else None, span=self._span(meta))
 
     def after_action(self, meta):
         return True

@@ -109,6 +109,8 @@ class Checker(ExprChecks):
                 setattr(s, key, d)
                 continue
             if isinstance(d, A.Trigger):
+                if d.name is not None and any(t.name == d.name for t in s.triggers):
+                    self.error(d, f"trigger '{d.name}' is declared twice")
                 s.triggers.append(d)
                 continue
             if isinstance(d, A.Invariant):

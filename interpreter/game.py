@@ -75,6 +75,7 @@ class TriggerDef:
     code: int
     span: A.Span
     label: str
+    name: Optional[str] = None  # `when NAME: …`
 
     def describe(self) -> str:
         return f"{self.label} (line {self.span.line})"
@@ -162,7 +163,7 @@ class Game:
         self.trigger_defs: list = []
         self._trigger_keys: dict = {}
         for t in sym.triggers:
-            self._trigger(comp, t, None, None, f"when {_pattern_text(t.event)}")
+            self._trigger(comp, t, None, None, f"{t.name}: " * (t.name is not None) + f"when {_pattern_text(t.event)}")
         self.instants: dict = {}
         for card, ab in sym.abilities.items():
             kind = sym.cards[card]
@@ -251,7 +252,7 @@ class Game:
         code = comp.block(t.body)
         self.codes[code].name = label
         self.trigger_defs.append(TriggerDef(index, source, kind, list(ev.binders), cond, t.after_action, t.order,
-                                            code, t.span, label))
+                                            code, t.span, label, t.name))
         self._trigger_keys[index] = key
 
     def _build_cards(self, comp) -> None:

@@ -1,0 +1,264 @@
+"""`wishdsl simulate`: play many games, in parallel, reproducibly; the records of the games.
+
+Seeding: game i of a run with seed S is played with `game_seed(S, i)` (a hash of S and i only), and its agents
+are built with `make_agents(specs, players, game_seed(S, i))`. Work is cut into fixed batches of game indices;
+the records come back merged in index order, so the results do not depend on `--jobs` or on the backend.
+Aggregation and comparison are in `interpreter.summary`.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from typing import Callable, Optional
+
+import attrs
+
+from dsl.errors import WishError
+
+from .coverage import CountingState, ablate, coverage_counts, stable_roles, universe
+
+TARGET_TASK_SECONDS = 1.0
+WORTH_A_POOL_SECONDS = 2.0  # less work than this (estimated from the first game) runs in this process
+
+
+@attrs.frozen
+class Setup:
+    """What one side of a run plays: a game file (or house-rule file), its variant, an ablated ability, the
+    number of players and the agents (one spec per seat, or one for all)."""
+
+    path: str
+    variant: Optional[str]
+    players: int
+    agents: tuple
+    ablate: Optional[str] = None
+
+    def label(self) -> str:
+        text = self.path + (f" [{self.variant}]" if self.variant else "")
+        return text + (f" without {self.ablate}" if self.ablate else "")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a run seeded `seed`: 48 bits of SHA-256 of both."""
+    digest = hashlib.sha256(f"wishdsl-simulate:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def seat_specs(agents: tuple, players: int, index: int) -> list:
+    """The agent spec of every seat in game `index`. Several different agents rotate one seat per game, so
+    that each sits in every seat equally often; one agent (or identical ones) sits everywhere."""
+    specs = list(agents) * players if len(agents) == 1 else list(agents)
+    if len(specs) != players:
+        raise WishError(f"--agents gives {len(agents)} agents for {players} players: give one per seat, "
+                        "or a single one for every seat")
+    if len(set(specs)) == 1:
+        return specs
+    k = index % players
+    return specs[-k:] + specs[:-k] if k else specs
+
+
+# ---------------------------------------------------------------- games, loaded once per process
+_GAMES: dict = {}
+
+
+def load(setup: Setup):
+    """The compiled game of a setup (ablated if asked), loaded once per process."""
+    key = (setup.path, setup.variant, setup.ablate)
+    game = _GAMES.get(key)
+    if game is None:
+        from . import load_game
+        game = load_game(setup.path, setup.variant)
+        if setup.ablate is not None:
+            game = ablate(game, setup.ablate)
+        _GAMES[key] = game
+    return game
+
+
+def play_game(setup: Setup, seed: int, index: int) -> dict:
+    """Play game `index` to its end; its record (plain data: it crosses process boundaries)."""
+    from .agents import make_agents, play
+
+    game = load(setup)
+    gseed = game_seed(seed, index)
+    specs = seat_specs(setup.agents, setup.players, index)
+    state = CountingState.start(game, setup.players, gseed)
+    agents = make_agents(specs, setup.players, gseed)
+    actions = play(state, agents)
+    return {"index": index, "seed": gseed, "agents": specs, "scores": state.scores(), "winners": state.winners(),
+            "decisions": len(actions), "actions": sum(state.counts[k] for k in state.counts if k[0] == "action"),
+            "coverage": coverage_counts(state, universe(game)), "roles": stable_roles(state)}
+
+
+def run_batch(task: tuple) -> list:
+    """A task: (setup, seed, first index, count) → the records of those games, in order."""
+    setup, seed, start, count = task
+    return [play_game(setup, seed, i) for i in range(start, start + count)]
+
+
+# ---------------------------------------------------------------- running many
+@attrs.define
+class Runner:
+    """How the games run: `jobs` local processes, or a Dask cluster (`cluster` an address, or 'local')."""
+
+    jobs: int = 1
+    backend: str = "processes"
+    cluster: Optional[str] = None
+    progress: Optional[Callable] = None  # progress(done_games, total_games, text)
+
+    def run(self, setup: Setup, n: int, seed: int) -> list:
+        if n < 1:
+            raise WishError(f"-n {n}: the number of games must be at least 1")
+        t0 = time.perf_counter()
+        first = run_batch((setup, seed, 0, 1))
+        self._report(1, n, setup)
+        per_game = time.perf_counter() - t0
+        size = batch_size(per_game, n - 1, self.jobs)
+        tasks = [(setup, seed, i, min(size, n - i)) for i in range(1, n, size)]
+        local = self.backend != "dask" and (n - 1) * per_game < WORTH_A_POOL_SECONDS
+        return first + self._execute(tasks, n, setup, serial=local)
+
+    def _report(self, done: int, total: int, setup: Setup) -> None:
+        if self.progress is not None:
+            self.progress(done, total, setup.label())
+
+    def _execute(self, tasks: list, n: int, setup: Setup, serial: bool = False) -> list:
+        if not tasks:
+            return []
+        if self.backend == "dask":
+            from .distributed import run_dask
+            return run_dask(tasks, self.cluster, self.jobs, lambda done: self._report(done, n, setup))
+        out: list = []
+        if serial or self.jobs <= 1 or len(tasks) == 1:
+            for t in tasks:
+                out += run_batch(t)
+                self._report(1 + len(out), n, setup)
+            return out
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(min(self.jobs, len(tasks))) as pool:
+            for records in pool.imap(run_batch, tasks):
+                out += records
+                self._report(1 + len(out), n, setup)
+        return out
+
+
+def batch_size(seconds_per_game: float, remaining: int, jobs: int) -> int:
+    """Games per task: enough for about TARGET_TASK_SECONDS each, but at least one task per job."""
+    if remaining <= 0:
+        return 1
+    per = max(1, math.ceil(TARGET_TASK_SECONDS / max(seconds_per_game, 1e-6)))
+    return max(1, min(per, math.ceil(remaining / max(jobs, 1))))
+
+
+# ---------------------------------------------------------------- the command
+def command(args) -> int:
+    """`wishdsl simulate`: run, summarise, print (text or --json), and write --report."""
+    import json
+    import secrets
+    import sys
+    from pathlib import Path
+
+    base, other = setups(args)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    runner = Runner(args.jobs, args.backend, args.cluster)
+    t0 = time.perf_counter()
+    with progress_bar(enabled=sys.stderr.isatty() and not args.json) as bar:
+        runner.progress = bar
+        records = [runner.run(s, args.n, seed) for s in ([base] if other is None else [base, other])]
+    elapsed = time.perf_counter() - t0
+    docs = [summary_of(s, r, seed) for s, r in zip([base, other], records) if s is not None]
+    if other is None:
+        doc = docs[0]
+    else:
+        from .summary import compare
+        doc = {"mode": "ablate" if other.ablate else "compare", "base": docs[0], "other": docs[1],
+               "difference": compare(records[0], records[1], docs[0], docs[1], base.players)}
+    total = args.n * len(records)
+    print(f"{total} games in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} games/s), seed {seed}",
+          file=sys.stderr)
+    if args.json:
+        print(json.dumps(doc, ensure_ascii=False, indent=1))
+    else:
+        from .simtext import render, render_compare
+        print(render(doc) if other is None else render_compare(doc))
+    if args.report:
+        from .report import render_report
+        Path(args.report).write_text(render_report(doc), encoding="utf-8")
+        print(f"wrote {args.report}", file=sys.stderr)
+    return 0
+
+
+def setups(args) -> tuple:
+    """The base setup and the one it is compared with (None): --compare VARIANT or FILE, or --ablate NAME.
+    Everything is loaded and checked before any game is played."""
+    from pathlib import Path
+
+    from .agents import make_agents, split_specs
+    from .coverage import check_players
+
+    if args.n < 1:
+        raise WishError(f"-n {args.n}: the number of games must be at least 1")
+    if args.jobs < 1:
+        raise WishError(f"--jobs {args.jobs}: give at least 1")
+    if args.cluster is not None and args.backend != "dask":
+        raise WishError("--cluster needs --backend dask")
+    game = load(Setup(args.game, args.variant, 0, ()))
+    players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
+    check_players(game, players)
+    specs = tuple(split_specs(args.agents))
+    make_agents(list(seat_specs(specs, players, 0)), players, 0)
+    base = Setup(args.game, args.variant, players, specs)
+    other = None
+    if args.compare is not None:
+        if Path(args.compare).is_file():
+            other = Setup(args.compare, None, players, specs)
+        else:
+            other = Setup(args.game, args.compare, players, specs)
+        check_players(load(other), players)
+    elif args.ablate is not None:
+        other = Setup(args.game, args.variant, players, specs, args.ablate)
+        load(other)
+    return base, other
+
+
+def summary_of(setup: Setup, records: list, seed: int) -> dict:
+    from .summary import summarise
+
+    game = load(setup)
+    meta = {"title": game.title, "game": setup.path, "variant": setup.variant, "ablate": setup.ablate,
+            "players": setup.players, "agents": list(setup.agents), "seed": seed}
+    return summarise(records, setup.players, universe(game), game.member_display, meta)
+
+
+class progress_bar:
+    """A rich progress bar on stderr (a context manager giving `update(done, total, text)`), or nothing."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.bar = None
+        self.tasks: dict = {}
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        self.bar.__enter__()
+        return self.update
+
+    def update(self, done: int, total: int, text: str) -> None:
+        task = self.tasks.get(text)
+        if task is None:
+            task = self.tasks[text] = self.bar.add_task(text, total=total)
+        self.bar.update(task, completed=done)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+        return False
+
+
+__all__ = ["Runner", "Setup", "batch_size", "command", "game_seed", "load", "play_game", "run_batch", "seat_specs",
+           "setups", "summary_of"]

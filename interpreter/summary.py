@@ -1,0 +1,116 @@
+"""Summaries of simulated games (plain data, the `--json` document) and comparisons of two runs on the same seeds.
+
+A win shared by k players counts 1/k to each of them, so the win rates of the seats of a game add up to 1 (or
+to 0 when nobody wins). Win rates carry Wilson 95% intervals. Comparisons: per seat, a paired test on the same
+seeds (mean difference of the per-game win shares, normal interval and z-test); per agent and per role, whose
+games are not paired, a two-proportion z-test (pooled) with an unpooled Wald interval.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .stats import describe, histogram, paired_difference, two_proportions, wilson
+
+
+def shares(record: dict, players: int) -> list:
+    """Each seat's share of the win of one game."""
+    w = record["winners"]
+    return [1 / len(w) if p in w else 0.0 for p in range(players)]
+
+
+def rate(wins: float, n: int) -> dict:
+    low, high = wilson(wins, n)
+    return {"wins": round(wins, 6), "games": n, "rate": wins / n if n else 0.0, "low": low, "high": high}
+
+
+def role_columns(records: list) -> list:
+    """Per-player enum variables that are roles: set during setup, unchanged until the end of every game,
+    never none, and not the same value everywhere."""
+    if not records:
+        return []
+    out = []
+    for name in records[0]["roles"]:
+        values = [r["roles"].get(name) for r in records]
+        if any(v is None or None in v for v in values):
+            continue
+        if len({x for v in values for x in v}) > 1:
+            out.append(name)
+    return out
+
+
+def summarise(records: list, players: int, rows: list, display: dict, meta: dict) -> dict:
+    """Everything the summary shows. `rows` is coverage.universe(game); `display` maps enum members to names."""
+    n = len(records)
+    share = [shares(r, players) for r in records]
+    seats = []
+    for p in range(players):
+        scores = [r["scores"][p] for r in records]
+        seats.append({"seat": p + 1, **rate(sum(s[p] for s in share), n), "score": describe(scores)})
+    agents: dict = defaultdict(lambda: [0.0, 0])
+    for r, s in zip(records, share):
+        for p, spec in enumerate(r["agents"]):
+            agents[spec][0] += s[p]
+            agents[spec][1] += 1
+    roles = {}
+    for name in role_columns(records):
+        acc: dict = defaultdict(lambda: [0.0, 0, []])
+        for r, s in zip(records, share):
+            for p, value in enumerate(r["roles"][name]):
+                acc[value][0] += s[p]
+                acc[value][1] += 1
+                acc[value][2].append(r["scores"][p])
+        roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc)}
+                       for v, (w, k, sc) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
+    all_scores = [x for r in records for x in r["scores"]]
+    win_scores = [r["scores"][p] for r in records for p in r["winners"]]
+    return {
+        **meta, "games": n,
+        "seats": seats,
+        "agent_rates": [{"agent": spec, **rate(w, k)} for spec, (w, k) in sorted(agents.items())],
+        "roles": roles,
+        "no_winner": sum(1 for r in records if not r["winners"]),
+        "shared_wins": sum(1 for r in records if len(r["winners"]) > 1),
+        "scores": {"all": describe(all_scores), "winners": describe(win_scores),
+                   "histogram": [list(b) for b in histogram(all_scores)]},
+        "length": {"decisions": describe([r["decisions"] for r in records]),
+                   "actions": describe([r["actions"] for r in records])},
+        **coverage(records, rows),
+    }
+
+
+def coverage(records: list, rows: list) -> dict:
+    """How often each rule fired (in total, and in how many games) and which never did."""
+    fired, never = [], []
+    for j, (kind, name, _) in enumerate(rows):
+        total = sum(r["coverage"][j] for r in records)
+        games = sum(1 for r in records if r["coverage"][j])
+        (fired if total else never).append({"kind": kind, "name": name, "count": total, "games": games})
+    return {"coverage": fired, "never": [{"kind": x["kind"], "name": x["name"]} for x in never]}
+
+
+def compare(base_records: list, other_records: list, base: dict, other: dict, players: int) -> dict:
+    """Differences other − base, on the same seeds: per seat (paired), per agent and per role (two proportions),
+    and the mean score per seat (paired)."""
+    bs = [shares(r, players) for r in base_records]
+    os_ = [shares(r, players) for r in other_records]
+    seats = []
+    for p in range(players):
+        win = paired_difference([s[p] for s in bs], [s[p] for s in os_])
+        score = paired_difference([r["scores"][p] for r in base_records], [r["scores"][p] for r in other_records])
+        seats.append({"seat": p + 1, "win_rate": win, "score": score})
+    return {"seats": seats, "agents": _unpaired(base["agent_rates"], other["agent_rates"], "agent"),
+            "roles": {name: _unpaired(base["roles"].get(name, []), rows, "role")
+                      for name, rows in other["roles"].items()}}
+
+
+def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
+    by = {r[key]: r for r in base_rows}
+    out = []
+    for r in other_rows:
+        b = by.get(r[key])
+        if b is not None:
+            out.append({key: r[key], **two_proportions(b["wins"], b["games"], r["wins"], r["games"])})
+    return out
+
+
+__all__ = ["compare", "coverage", "rate", "role_columns", "shares", "summarise"]

@@ -1,0 +1,326 @@
+"""`wishdsl simulate`: statistics, seeding and --jobs, summaries, roles, coverage, compare, ablate, reports,
+named triggers, and the Dask backend (against a LocalCluster the test starts)."""
+import json
+import math
+import statistics
+
+import pytest
+
+from dsl.errors import WishCheckError, WishError
+from interpreter import State, load_game, load_source
+from interpreter.cli import main
+from interpreter.coverage import CountingState, ablatable, ablate, universe
+import interpreter.simulate as simulate_module
+from interpreter.simulate import Runner, Setup, batch_size, game_seed, run_batch, seat_specs
+from interpreter.stats import describe, histogram, paired_difference, quantile, two_proportions, wilson
+
+RACE = "tests/games/sim_race.wish"
+
+
+def race(players=2, agents=("random",), variant=None, ablated=None):
+    return Setup(RACE, variant, players, tuple(agents), ablated)
+
+
+def simulate(capsys, *argv):
+    code = main(["simulate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def sim_json(capsys, *argv):
+    code, out, err = simulate(capsys, *argv, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+# ---------------------------------------------------------------- statistics
+def test_wilson_known_values():
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775  # z²/(n+z²)
+    low, high = wilson(10, 10)
+    assert round(low, 4) == 0.7225 and high == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(2.5, 10)  # a shared win counts a fraction
+    assert 0 < low < 0.25 < high < 1
+
+
+def test_quantiles_and_description_match_the_statistics_module():
+    xs = [7, 1, 4, 4, 9, 12, 3, 0, 5]
+    d = describe(xs)
+    q1, median, q3 = statistics.quantiles(xs, n=4, method="inclusive")
+    assert (d["q1"], d["median"], d["q3"]) == (q1, median, q3)
+    assert d["mean"] == statistics.mean(xs) and math.isclose(d["sd"], statistics.stdev(xs))
+    assert (d["min"], d["max"], d["n"]) == (0, 12, 9)
+    assert quantile([], 0.5) != quantile([], 0.5)  # nan
+    assert describe([]) == {"n": 0}
+
+
+def test_histogram_counts_every_value_once():
+    xs = [0, 0, 1, 5, 5, 5, 40]
+    bins = histogram(xs, max_bins=10)
+    assert sum(c for _, _, c in bins) == len(xs)
+    assert bins[0][0] == 0 and bins[-1][1] > 40 and bins[-1][2] == 1
+    assert histogram([3, 3]) == [(3, 3, 2)]
+
+
+def test_two_proportions_known_value():
+    r = two_proportions(50, 100, 65, 100)
+    assert math.isclose(r["diff"], 0.15)
+    assert round(r["p"], 4) == 0.0319  # pooled z = 0.15 / sqrt(0.575 * 0.425 * 0.02) = 2.1456
+    se = math.sqrt(0.5 * 0.5 / 100 + 0.65 * 0.35 / 100)
+    assert math.isclose(r["low"], 0.15 - 1.959963984540054 * se)
+
+
+def test_paired_difference():
+    r = paired_difference([1, 0, 0, 1, 0], [1, 1, 0, 1, 1])
+    assert math.isclose(r["diff"], 0.4) and r["low"] < 0.4 < r["high"] and 0 < r["p"] < 1
+    same = paired_difference([1, 0, 1], [1, 0, 1])
+    assert same["diff"] == 0 and same["p"] == 1.0
+
+
+# ---------------------------------------------------------------- seeding and batches
+def test_game_seeds_depend_on_run_seed_and_index_only():
+    assert game_seed(1, 5) == game_seed(1, 5)
+    assert len({game_seed(1, i) for i in range(200)} | {game_seed(2, i) for i in range(200)}) == 400
+
+
+def test_seats_rotate_when_agents_differ():
+    assert seat_specs(("random",), 3, 7) == ["random"] * 3
+    assert seat_specs(("a", "b", "c"), 3, 0) == ["a", "b", "c"]
+    assert seat_specs(("a", "b", "c"), 3, 1) == ["c", "a", "b"]
+    assert seat_specs(("a", "b", "c"), 3, 5) == ["b", "c", "a"]
+    with pytest.raises(WishError, match="2 agents for 3 players"):
+        seat_specs(("a", "b"), 3, 0)
+
+
+def test_batch_size_aims_at_a_second_and_keeps_every_job_busy():
+    assert batch_size(0.01, 1000, 1) == 100
+    assert batch_size(0.01, 1000, 20) == 50
+    assert batch_size(5.0, 10, 2) == 1
+    assert batch_size(0.001, 0, 2) == 1
+
+
+def test_results_are_identical_for_any_number_of_jobs(monkeypatch):
+    monkeypatch.setattr(simulate_module, "WORTH_A_POOL_SECONDS", 0.0)  # use the pool even for a little work
+    setup = race(3)
+    one = Runner(jobs=1).run(setup, 40, 11)
+    two = Runner(jobs=2).run(setup, 40, 11)
+    assert one == two
+    assert [r["index"] for r in one] == list(range(40))
+    assert run_batch((setup, 11, 17, 3)) == one[17:20]
+
+
+def test_cli_json_is_byte_identical_across_jobs(capsys, monkeypatch):
+    monkeypatch.setattr(simulate_module, "WORTH_A_POOL_SECONDS", 0.0)
+    args = ["simulate", RACE, "-n", "30", "--seed", "4", "--players", "3", "--json"]
+    assert main(args + ["--jobs", "1"]) == 0
+    first = capsys.readouterr().out
+    assert main(args + ["--jobs", "2"]) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_progress_reports_every_game():
+    seen = []
+    Runner(progress=lambda done, total, text: seen.append((done, total))).run(race(), 12, 1)
+    assert seen[0] == (1, 12) and seen[-1] == (12, 12)
+    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+
+
+# ---------------------------------------------------------------- summary
+def test_json_summary_shape(capsys):
+    doc = sim_json(capsys, RACE, "-n", "60", "--seed", "2", "--players", "3")
+    assert {"title", "game", "variant", "players", "agents", "seed", "games", "seats", "agent_rates", "roles",
+            "no_winner", "shared_wins", "scores", "length", "coverage", "never"} <= set(doc)
+    assert doc["games"] == 60 and doc["players"] == 3 and doc["seed"] == 2
+    assert [s["seat"] for s in doc["seats"]] == [1, 2, 3]
+    # shared wins count 1/k: the seats' wins add up to the games that had a winner
+    assert math.isclose(sum(s["wins"] for s in doc["seats"]), 60 - doc["no_winner"], abs_tol=1e-4)
+    for s in doc["seats"]:
+        assert s["low"] <= s["rate"] <= s["high"] and s["score"]["n"] == 60
+    assert doc["agent_rates"] == [{"agent": "random", **{k: doc["agent_rates"][0][k] for k in
+                                                         ("wins", "games", "rate", "low", "high")}}]
+    assert doc["agent_rates"][0]["games"] == 180
+    assert sum(c for _, _, c in doc["scores"]["histogram"]) == 180
+    assert doc["length"]["actions"]["mean"] == 12  # 4 rounds × 3 players, one action each
+    assert doc["length"]["decisions"]["mean"] == 12
+
+
+def test_roles_are_enum_variables_fixed_at_setup(capsys):
+    doc = sim_json(capsys, RACE, "-n", "60", "--seed", "2", "--players", "2")
+    assert list(doc["roles"]) == ["house"]  # mood changes in play; crest is the same everywhere
+    rows = doc["roles"]["house"]
+    assert [r["value"] for r in rows] == ["lion", "snake"]
+    assert rows[0]["role"] == "<b>Lion</b>"
+    assert sum(r["games"] for r in rows) == 120
+    assert rows[0]["rate"] > rows[1]["rate"]  # lions roar
+
+
+def test_coverage_counts_and_lists_what_never_fired(capsys):
+    doc = sim_json(capsys, RACE, "-n", "40", "--seed", "9")
+    fired = {(r["kind"], r["name"]): r for r in doc["coverage"]}
+    assert {(r["kind"], r["name"]) for r in doc["never"]} == {("action", "never")}
+    assert set(fired) == {("action", "advance"), ("action", "draw"), ("trigger", "lion_roar: when scored"),
+                          ("instant", "Boost"), ("ongoing", '"Echo <i>x</i>": when scored'), ("static", "Crown")}
+    assert fired["action", "advance"]["count"] + fired["action", "draw"]["count"] == 40 * 12  # 3 players × 4 rounds
+    assert fired["instant", "Boost"]["count"] <= 80 and fired["static", "Crown"]["games"] <= 40
+
+
+def test_counting_does_not_reach_clones_or_saved_states():
+    game = load_game(RACE)
+    st = CountingState.start(game, 2, 5)
+    plain = game.new_state(2, 5)
+    for _ in range(3):
+        action = st.legal_actions()[0]
+        st.apply(action)
+        plain.apply(action)
+    assert st.counts["action", "advance"] == 3
+    assert type(st.clone()) is State
+    assert st.to_json() == plain.to_json()
+
+
+def test_text_summary(capsys):
+    code, out, err = simulate(capsys, RACE, "-n", "20", "--seed", "1", "--agents", "random,random:seed=3",
+                                 "--players", "2")
+    assert code == 0
+    assert out.startswith("Race <b>&</b> co: 2 players, 20 games, seed 1, agents random,random:seed=3")
+    for heading in ("Win rate per seat", "Win rate per agent", "Win rate per role (house)", "Scores:",
+                    "Game length:", "Rule coverage: 6 of 7 rules fired", "Never fired (1):"):
+        assert heading in out
+    assert "20 games in" in err and "seed 1" in err
+
+
+# ---------------------------------------------------------------- compare and ablate
+def test_compare_a_variant_on_the_same_seeds(capsys):
+    doc = sim_json(capsys, RACE, "-n", "300", "--seed", "5", "--compare", "Loud Lions")
+    assert doc["mode"] == "compare" and doc["other"]["variant"] == "Loud Lions"
+    assert doc["base"]["games"] == doc["other"]["games"] == 300
+    lion = doc["difference"]["roles"]["house"][0]
+    assert lion["role"] == "<b>Lion</b>" and lion["diff"] > 0 and lion["p"] < 0.05
+    for seat in doc["difference"]["seats"]:
+        assert seat["score"]["diff"] > 0 and seat["score"]["p"] < 0.05
+
+
+def test_compare_a_file_with_itself_differs_nowhere(capsys):
+    doc = sim_json(capsys, RACE, "-n", "30", "--seed", "5", "--compare", RACE)
+    assert doc["other"]["game"] == RACE and doc["other"]["variant"] is None
+    for seat in doc["difference"]["seats"]:
+        assert seat["win_rate"] == {"n": 30, "diff": 0.0, "low": 0.0, "high": 0.0, "p": 1.0}
+
+
+def test_ablate_a_named_trigger_measures_its_worth(capsys):
+    doc = sim_json(capsys, RACE, "-n", "300", "--seed", "5", "--ablate", "lion_roar")
+    assert doc["mode"] == "ablate" and doc["other"]["ablate"] == "lion_roar"
+    lion = doc["difference"]["roles"]["house"][0]
+    assert lion["diff"] < 0 and lion["high"] < 0 and lion["p"] < 0.05
+    assert {"kind": "trigger", "name": "lion_roar: when scored"} in doc["other"]["never"]
+    assert {"kind": "trigger", "name": "lion_roar: when scored"} not in doc["base"]["never"]
+
+
+def test_ablate_an_action_and_a_card():
+    game = load_game(RACE)
+    assert ablatable(game) == {"advance": {"action"}, "draw": {"action"}, "never": {"action"},
+                               "Boost": {"card"}, "Crown": {"card"}, "Echo <i>x</i>": {"card"},
+                               "lion_roar": {"trigger"}}
+    no_draw = ablate(game, "draw")
+    st = no_draw.new_state(2, 1)
+    assert [a.label for a in st.legal_actions()] == ["advance"]
+    assert [a.label for a in game.new_state(2, 1).legal_actions()] == ["advance", "draw"]  # the original is intact
+    no_crown = ablate(game, "Crown")
+    assert all(not p.statics for p in no_crown.params) and any(p.statics for p in game.params)
+    records = Runner().run(race(ablated="Echo <i>x</i>"), 20, 3)
+    assert no_crown.fingerprint != game.fingerprint
+    echo = [i for i, r in enumerate(universe(game)) if r[0] == "ongoing"][0]
+    assert all(r["coverage"][echo] == 0 for r in records)
+
+
+def test_unknown_ablate_name_suggests_one(capsys):
+    code, out, err = simulate(capsys, RACE, "-n", "5", "--ablate", "lion_rour")
+    assert code == 1 and out == ""
+    assert "--ablate 'lion_rour'" in err and "did you mean 'lion_roar'?" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- errors
+@pytest.mark.parametrize("argv, message", [
+    (["-n", "0"], "-n 0: the number of games must be at least 1"),
+    (["-n", "-3"], "-n -3: the number of games must be at least 1"),
+    (["-n", "5", "--jobs", "0"], "--jobs 0"),
+    (["-n", "5", "--players", "9"], "played by 2 to 3 players, not 9"),
+    (["-n", "5", "--variant", "Loud Lion"], "did you mean 'Loud Lions'?"),
+    (["-n", "5", "--compare", "Loud Lion"], "did you mean 'Loud Lions'?"),
+    (["-n", "5", "--agents", "randm"], "unknown agent 'randm'"),
+    (["-n", "5", "--cluster", "tcp://127.0.0.1:1"], "--cluster needs --backend dask"),
+])
+def test_cli_errors(capsys, argv, message):
+    code, out, err = simulate(capsys, RACE, *argv)
+    assert code == 1 and out == "" and message in err and "Traceback" not in err
+
+
+def test_compare_and_ablate_exclude_each_other(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", RACE, "-n", "5", "--compare", "Loud Lions", "--ablate", "draw"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- report
+def test_report_is_self_contained_and_escapes_names(capsys, tmp_path):
+    for extra in ([], ["--ablate", "lion_roar"]):
+        path = tmp_path / "r.html"
+        code, _, err = simulate(capsys, RACE, "-n", "20", "--seed", "1", "--report", str(path), *extra)
+        assert code == 0 and f"wrote {path}" in err
+        html = path.read_text(encoding="utf-8")
+        assert html.startswith("<!DOCTYPE html>") and html.count("<svg") >= 3
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script" not in html
+        assert "&lt;b&gt;Lion&lt;/b&gt;" in html and "<b>Lion" not in html
+        assert "Race &lt;b&gt;&amp;&lt;/b&gt; co" in html and "Echo &lt;i&gt;x&lt;/i&gt;" in html
+        assert "<link" not in html and "src=" not in html and "url(" not in html
+        assert html.replace("http://www.w3.org/2000/svg", "").count("http") == 0
+    assert "Ablation:" in html and "Differences (other − base, same seeds)" in html
+
+
+# ---------------------------------------------------------------- named triggers
+NAMED = """
+game "T" { players 1..2 }
+player var n: int = 0
+event poke(p: player)
+when bump: poke(p) { p.n += 1 }
+when poke(p) { p.n += 10 }
+play { emit poke(first(players)) }
+scoring p { score "n" p.n }
+variant "Double" { when bump: poke(p) { p.n += 2 } }
+variant "Quiet" { remove bump }
+"""
+
+
+def test_named_triggers_can_be_replaced_and_removed():
+    assert load_source(NAMED).new_state(1, 0).scores() == [11]
+    assert load_source(NAMED, variant="Double").new_state(1, 0).scores() == [12]
+    assert load_source(NAMED, variant="Quiet").new_state(1, 0).scores() == [10]
+    names = [t.name for t in load_source(NAMED).trigger_defs]
+    assert names == ["bump", None]
+
+
+def test_a_trigger_name_is_declared_once():
+    with pytest.raises(WishCheckError) as info:
+        load_source(NAMED.replace("when poke(p) {", "when bump: poke(p) {"))
+    assert "trigger 'bump' is declared twice" in info.value.render()
+
+
+def test_wish_djinn_triggers_are_named_and_ablatable():
+    game = load_game("games/wish.wish")
+    names = ablatable(game)
+    for name in ("providence", "frostflake", "wind_blast"):
+        assert names[name] == {"trigger"}
+    assert names["fiery_clone"] == {"action"} and names["Fall in Love"] == {"card"}
+
+
+# ---------------------------------------------------------------- Dask
+def test_dask_local_cluster_gives_the_same_results():
+    distributed = pytest.importorskip("distributed", reason="the optional extra wishdsl[dask] is not installed")
+    setup = race(3)
+    local = Runner(jobs=1).run(setup, 24, 8)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = Runner(jobs=2, backend="dask", cluster=cluster.scheduler_address).run(setup, 24, 8)
+    assert remote == local
