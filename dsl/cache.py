@@ -31,7 +31,7 @@ def cache_dir() -> Optional[Path]:
 def key_of(grammar: str, text: str, path: str) -> str:
     h = hashlib.sha256()
     for part in (FORMAT, grammar, path, text):
-        h.update(part.encode("utf-8"))
+        h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()
 

@@ -1,6 +1,8 @@
 """The `wishdsl` command: run, check and test games.
 
     wishdsl run GAME [--players N] [--seed S] [--variant V] [--agents A,B,…] [--human SEAT] [--json] [--quiet]
+                     [--save FILE] [--resume FILE]
+    wishdsl replay LOG.json [--game GAME]
     wishdsl check GAME…
     wishdsl test PATH…
     wishdsl docs GAME [--variant V] [--format md|html] [-o FILE]
@@ -24,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from dsl.errors import IllegalAction, WishError
+from dsl.errors import IllegalAction, WishError, WishRuntimeError
 
 EXIT_ABANDONED = 130
 
@@ -59,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="play a game with agents or people at the terminal")
-    run.add_argument("game", metavar="GAME", help="a .wish file")
+    run.add_argument("game", metavar="GAME", nargs="?", help="a .wish file (with --resume: optional)")
     run.add_argument("--players", type=int, help="number of players (default 4, kept within the game's range)")
     run.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed first)")
     run.add_argument("--variant", help="play this variant of the game")
@@ -67,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="one agent per seat, or one for all: random, human, random:seed=5, "
                           "mcts:iterations=400;c=1.4 (options separated by ';')")
     run.add_argument("--human", type=int, metavar="SEAT", help="play seat SEAT (1-based) yourself")
+    run.add_argument("--save", metavar="FILE", help="save the game to FILE after every decision")
+    run.add_argument("--resume", metavar="FILE", help="go on with a saved game (and keep saving to FILE)")
     out = run.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON document instead of the log")
     out.add_argument("--quiet", action="store_true", help="print only the seed and the result")
@@ -79,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run rule scenarios (YAML files or folders of them)")
     test.add_argument("paths", nargs="+", metavar="PATH")
     test.set_defaults(func=cmd_test)
+
+    replay = sub.add_parser("replay", help="replay a game log (run --json) and check it ends the same")
+    replay.add_argument("log", metavar="LOG", help="a JSON document printed by wishdsl run --json")
+    replay.add_argument("--game", metavar="GAME", help="the .wish file (default: the one the log names)")
+    replay.set_defaults(func=cmd_replay)
 
     docs = sub.add_parser("docs", help="write a rules cheat-sheet (Markdown or HTML) of a game")
     docs.add_argument("game", metavar="GAME", help="a .wish file")
@@ -155,33 +164,123 @@ def version() -> str:
 # ---------------------------------------------------------------- run
 def cmd_run(args) -> int:
     from . import load_game
-    from .agents import HumanAgent, Quit, play
 
+    if args.resume is not None:
+        return resume_run(args)
+    if args.game is None:
+        raise WishError("run needs a GAME (a .wish file), or --resume FILE")
     game = load_game(args.game, args.variant)
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     agents, specs = seat_agents(args, players, seed)
-    humans = [a for a in agents if isinstance(a, HumanAgent)]
+    print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
+    try:
+        state = game.new_state(players, seed)
+    except WishRuntimeError as err:
+        keep_crash_state(err, game, seed)
+        raise
+    return play_out(args, Match(game, args.game, seed, specs, agents), state, [], args.save)
+
+
+def resume_run(args) -> int:
+    from .engine import Action
+    from .saves import load_save
+
+    saved = load_save(args.resume, args.game)
+    given = {"--players": (args.players, saved.players), "--seed": (args.seed, saved.seed),
+             "--variant": (args.variant, saved.variant)}
+    for option, (value, kept) in given.items():
+        if value is not None and value != kept:
+            raise WishError(f"{option} {value}: the saved game has {kept}; --resume goes on with the saved game")
+    if args.agents is not None or args.human is not None:
+        agents, specs = seat_agents(args, saved.players, saved.seed)
+        if specs != saved.agents:
+            raise WishError(f"--agents/--human give {','.join(specs)}; the saved game has {','.join(saved.agents)}")
+    print(f"resumed {args.resume}: seed {saved.seed}, {len(saved.actions)} decisions taken",
+          file=sys.stderr if args.json else sys.stdout)
+    match = Match(saved.game, saved.path, saved.seed, saved.agents, saved.seat_agents)
+    taken = [Action(p, label) for p, label in saved.actions]
+    return play_out(args, match, saved.state, taken, args.save or args.resume)
+
+
+class Match:
+    """What a run plays: the game, the path it came from, the seed, the agents and their specs."""
+
+    def __init__(self, game, path: str, seed: int, specs: list, agents: list):
+        self.game, self.path, self.seed, self.specs, self.agents = game, path, seed, specs, agents
+
+    def save(self, file: str, state, taken: list) -> None:
+        from .saves import save_game
+
+        save_game(file, self.game, self.path, state, self.seed, self.specs, taken)
+
+
+def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> int:
+    """Play to the end, saving after every decision when `save_to` is set; on Ctrl-C or `quit` in a game
+    with a person (or with --save), save and say how to resume."""
+    from .agents import HumanAgent, Quit, play
+    from .replay import replay_actions
+
+    humans = [a for a in match.agents if isinstance(a, HumanAgent)]
     if humans and args.json:
         raise WishError("a human player cannot play a game printed as --json")
-    state = game.new_state(players, seed)
-    print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
     on_log = None if (args.json or args.quiet or humans) else print
+    after = (lambda st, done: match.save(save_to, st, done)) if save_to else None
+    if save_to:
+        match.save(save_to, state, taken)
     try:
-        actions = play(state, agents, on_log)
-    except Quit:
+        play(state, match.agents, on_log, taken, after)
+    except (Quit, KeyboardInterrupt):
+        if humans or save_to:
+            file = save_to or default_save(match)
+            # The state may have been cut in the middle of a move: the one saved is rebuilt from the actions.
+            done = replay_actions(match.game, state.n, match.seed, [(a.player, a.label) for a in taken])
+            match.save(file, done, taken)
+            print(f"Game saved to {file}; go on with: wishdsl run --resume {file}", file=sys.stderr)
         print("Game abandoned.", file=sys.stderr)
         return EXIT_ABANDONED
+    except WishRuntimeError as err:
+        keep_crash_state(err, match.game, match.seed)
+        raise
     for h in humans:
         h.show_log(state.log_lines(h.seat))
     if args.json:
-        doc = {"game": game.name, "variant": args.variant, "players": players, "seed": seed, "agents": specs,
-               "actions": [[a.player, a.label] for a in actions], "log": state.log_lines(),
-               "scores": state.scores(), "winners": state.winners()}
-        print(dump_json(doc))
+        print(dump_json(game_document(match, state, taken)))
     else:
         print_result(state)
     return 0
+
+
+def default_save(match: Match) -> str:
+    from .saves import default_save_path
+
+    return default_save_path(match.path, match.seed)
+
+
+def game_document(match: Match, state, taken: list) -> dict:
+    """The `run --json` document: enough to replay the game (`wishdsl replay`) and check its outcome."""
+    game = match.game
+    return {"game": game.name, "path": match.path, "variant": game.variant, "fingerprint": game.fingerprint,
+            "players": state.n, "seed": match.seed, "agents": match.specs,
+            "actions": [[a.player, a.label] for a in taken], "log": state.log_lines(),
+            "scores": state.scores(), "winners": state.winners(), "state": json.loads(state.to_json())}
+
+
+def keep_crash_state(err, game, seed: int) -> None:
+    """A rule went wrong (ran away): write the state it stopped in, for inspection, and say where."""
+    if not err.sources:
+        err.sources = {game.path: game.program.source}
+    if err.state is None:
+        return
+    from .saves import write_text_atomic
+
+    file = f"wishdsl-crash-{seed}.json"
+    try:
+        write_text_atomic(file, err.state.to_json())
+    except OSError as oserr:
+        print(f"(could not write the game state to {file}: {oserr.strerror})", file=sys.stderr)
+        return
+    print(f"The game state at the error is in {file} (game.state_from_json loads it).", file=sys.stderr)
 
 
 def seat_agents(args, players: int, seed: int) -> tuple:
@@ -254,6 +353,18 @@ def cmd_test(args) -> int:
                 print(f"    {line}")
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- replay
+def cmd_replay(args) -> int:
+    from .replay import replay_file
+
+    state, n, note = replay_file(args.log, args.game)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+    print(f"replayed {n} decisions of {args.log}: the same log, scores and final state")
+    print_result(state)
+    return 0
 
 
 # ---------------------------------------------------------------- docs

@@ -129,6 +129,8 @@ class Compiler:
                     fail(span, f"function '{name}' calls itself more than {MAX_CALL_DEPTH} deep")
                 result = memo[key] = g.functions[name](st, dict(zip(pnames, argv)))
                 return result
+            except RecursionError:
+                fail(span, f"function '{name}' calls itself too deep for Python's stack (its expressions nest deeply)")
             finally:
                 st.call_depth -= 1
         return call

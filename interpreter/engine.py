@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Union
 
+import attrs
+
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
 from . import views
@@ -12,6 +14,7 @@ from .state import Frame, LogEntry, Rng, StateData, clone_data, data_to_json
 MAX_STACK = 400
 MAX_CHAIN = 50
 MAX_STEPS = 2_000_000
+MAX_RUN_STEPS = 200_000  # steps between two decisions (the real games take at most about a hundred)
 MAX_DECISIONS = 20_000
 MAX_ACTION_OPTIONS = 10_000
 
@@ -146,10 +149,12 @@ class State(StateData):
             return
         self.decision = None
         self.decisions += 1
-        if self.decisions > MAX_DECISIONS:
-            raise WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions", state=self)
         frame = self.stack[-1]
         op = self.game.codes[d.code].ops[d.op]
+        if self.decisions > MAX_DECISIONS:
+            err = WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions (the last one was "
+                                   "asked here)", op.span, state=self)
+            raise self._in_context(err)
         self._guard(op.answer, frame, d.answers, op.span)
         self.run()
 
@@ -215,6 +220,7 @@ class State(StateData):
     def run(self) -> None:
         codes = self.game.codes
         stack = self.stack
+        limit = min(MAX_STEPS, self.steps + MAX_RUN_STEPS)
         while self.decision is None and not self.over:
             if not stack:
                 self.finish()
@@ -234,8 +240,10 @@ class State(StateData):
             op = code.ops[f.pc]
             f.pc += 1
             self.steps += 1
-            if self.steps > MAX_STEPS:
-                raise WishRuntimeError(f"the game ran {MAX_STEPS} steps without ending", op.span, state=self)
+            if self.steps > limit:
+                message = (f"the game ran {MAX_STEPS} steps without ending" if limit == MAX_STEPS else
+                           f"the rules ran {MAX_RUN_STEPS} steps without a decision or the end of the game")
+                raise self._in_context(WishRuntimeError(message, op.span, state=self))
             self._guard(op.run, f, None, op.span, single=True)
 
     def _guard(self, fn, a, b, span, single=False):
@@ -245,6 +253,7 @@ class State(StateData):
         except WishError as err:
             if isinstance(err, WishRuntimeError) and err.state is None:
                 err.state = self
+                self._in_context(err)
             raise
         except (TypeError, IndexError, KeyError, ValueError) as err:
             raise WishRuntimeError(f"this statement failed: {type(err).__name__}: {err} "
@@ -252,9 +261,29 @@ class State(StateData):
 
     def push(self, code: int, env: dict, data, depth: int, span) -> None:
         if len(self.stack) >= MAX_STACK:
-            raise WishRuntimeError(f"effects are nested more than {MAX_STACK} deep (a procedure that calls itself?)",
-                                   span, state=self)
+            name = self.game.codes[code].name or "a block"
+            err = WishRuntimeError(f"effects are nested more than {MAX_STACK} deep: {name} starts again and again "
+                                   "before it ends (a procedure that calls itself?)", span, state=self)
+            raise self._in_context(err)
         self.stack.append(Frame(code, env, data, depth))
+
+    def rule_path(self, most: int = 6) -> str:
+        """The named rules running now, outermost first: `play → action travel → procedure spin`."""
+        names = []
+        for f in self.stack:
+            name = self.game.codes[f.code].name
+            if name and name not in names:
+                names.append(name)
+        if len(names) > most:
+            names = names[:1] + ["…"] + names[-(most - 1):]
+        return " → ".join(names)
+
+    def _in_context(self, err: WishRuntimeError) -> WishRuntimeError:
+        """Add to a runtime error's diagnostic a hint naming the rules that were running."""
+        path = self.rule_path()
+        if path and err.diagnostics and err.diagnostics[0].hint is None:
+            err.diagnostics[0] = attrs.evolve(err.diagnostics[0], hint=f"while running: {path}")
+        return err
 
     def finish(self) -> None:
         self.over = True

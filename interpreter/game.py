@@ -170,6 +170,7 @@ class Game:
             defs = self.defs_named[card]
             if ab.instant is not None:
                 code = comp.block(ab.instant.body)
+                self.codes[code].name = f'"{card}": instant'
                 for d in defs:
                     self.instants[d] = code
             for t in ab.triggers:
@@ -185,6 +186,9 @@ class Game:
             self.triggers.setdefault(key, []).append(t)
         self.setup_code = comp.block(sym.setup.body) if sym.setup else None
         self.play_code = comp.block(sym.play.body)
+        self.codes[self.play_code].name = "play"
+        if self.setup_code is not None:
+            self.codes[self.setup_code].name = "setup"
         self.scoring = []
         self.scoring_var = sym.scoring.var if sym.scoring else "p"
         if sym.scoring:

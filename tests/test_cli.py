@@ -3,6 +3,7 @@ import io
 import json
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,10 +82,14 @@ def test_run_missing_game(capsys):
     assert code == 1 and "no such file" in err
 
 
-def test_run_human_plays_then_eof_abandons(capsys, monkeypatch):
+def test_run_human_plays_then_eof_abandons(capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "stdin", io.StringIO("9\n1\nfoo\n2\n"))
-    code, out, err = run(capsys, "run", GAME, "--seed", "3", "--human", "2")
+    game = str(Path(GAME).resolve())
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "run", game, "--seed", "3", "--human", "2")
     assert code == 130 and "Game abandoned." in err and "Traceback" not in out + err
+    assert "Game saved to wunschmaschine-3.wishsave.json; go on with: wishdsl run --resume" in err
+    assert (tmp_path / "wunschmaschine-3.wishsave.json").exists()
     assert out.startswith("seed 3 — replay with --seed 3\n")
     assert "There is no option 9." in out and "'foo' is not an option." in out
     assert out.count("Slap the wish card?") >= 3

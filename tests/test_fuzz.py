@@ -41,11 +41,16 @@ def test_programs_from_the_grammar_never_crash_the_front_end(text):
     front_end(text)
 
 
+# Replacement tokens: brackets, quotes, odd Unicode (combining, bidi, emoji, BOM, NUL), huge numbers, deep nesting.
+JUNK = ["}", "{", "(", '"""', '"', "@", "|", "é", "\u202e", "\x00", "9" * 40, "((((((((((", "let", "when", "player",
+        "-", "..", "\t", "\u0301", "\U0001F600", "\ufeff", "\r", "1" + "0" * 400, "(" * 300, "{ " * 300, "[" * 300,
+        "not " * 500, "- " * 500, "\u2028", "\udcff"]
+
+
 def mutations():
     lines = st.integers(min_value=0, max_value=10_000)
     source = st.sampled_from(SOURCES)
-    junk = st.sampled_from(["}", "{", "(", '"""', '"', "@", "|", "é", "\u202e", "\x00", "9" * 40, "((((((((((",
-                            "let", "when", "player", "-", "..", "\t"])
+    junk = st.sampled_from(JUNK)
 
     @st.composite
     def mutate(draw):

@@ -117,13 +117,15 @@ def split_specs(text: Optional[str]) -> list:
     return specs
 
 
-def play(state, agents: list, on_log: Optional[Callable] = None) -> list:
+def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional[list] = None,
+         after: Optional[Callable] = None) -> list:
     """Let the agents play `state` to its end; return the actions taken, in order.
 
     Each agent gets only its seat's view and legal actions. `on_log(line)` receives every new line of the
-    omniscient log as the game goes (including the lines written before the first decision).
+    omniscient log as the game goes (including the lines written before the first decision). Actions are
+    appended to `taken` (a new list if None) as they are applied, and `after(state, taken)` runs after each.
     """
-    taken: list = []
+    taken = [] if taken is None else taken
     shown = 0
     while True:
         if on_log is not None:
@@ -137,6 +139,8 @@ def play(state, agents: list, on_log: Optional[Callable] = None) -> list:
         action = agent.act(state.view(seat) if agent.uses_view else None, state.legal_actions(seat))
         state.apply(action)
         taken.append(action)
+        if after is not None:
+            after(state, taken)
 
 
 from .human import HumanAgent, Quit  # noqa: E402

@@ -3,8 +3,8 @@
 On each turn it prints the log lines that are new for its seat, the public and per-player variables, the zones
 (cards the seat cannot see as '?'), the announcements, then the prompt and numbered options. An answer is a
 number, an option's label (case-insensitive, quotes optional) or a unique beginning of one; `?` or `help`
-lists the options again. Answers read from a file or pipe are echoed, so a transcript reads like a session.
-End of input or Ctrl-C raises `Quit`.
+lists the options again; `quit` leaves (the command line then saves the game). Answers read from a file or
+pipe are echoed, so a transcript reads like a session. End of input, `quit` or Ctrl-C raises `Quit`.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ MAX_ANNOUNCEMENTS = 12
 
 
 class Quit(Exception):
-    """The person left the game (end of input or Ctrl-C)."""
+    """The person left the game (end of input, `quit` or Ctrl-C)."""
 
 
 class HumanAgent(Agent):
@@ -87,6 +87,8 @@ class HumanAgent(Agent):
             if answer.lower() in ("?", "help"):
                 self.show_options(prompt, actions)
                 continue
+            if answer.lower() == "quit" and not any(_norm(a.label) == "quit" for a in actions):
+                raise Quit()
             choice, problem = pick(answer, actions)
             if choice is not None:
                 return choice

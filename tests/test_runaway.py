@@ -1,0 +1,92 @@
+"""Runaway rules: every bound (trigger chains, loops, recursion, game length) stops the game with a clear error
+that names the rule, its place `file:line:col`, and keeps the state; never a hang or a RecursionError."""
+import json
+import time
+
+import pytest
+
+from interpreter import WishRuntimeError, effects, engine, load_source
+from interpreter.cli import main
+
+HEAD = 'game "Runaway" {\n  players 1..2\n}\nvar x: int = 0\nplayer var pick: int = 0\n'
+TAIL = 'scoring p { score "s" x }\n'
+DEEP = "1 + (" * 60 + "depth(n - 1)" + ")" * 60
+
+# name: (the rules, where the error points, words the error must hold)
+CASES = {
+    "trigger chain": ('event bump()\nwhen bump() {\n  x += 1\n  emit bump()\n}\nplay {\n  emit bump()\n}\n',
+                      "7:1", ["chain of triggers", "when bump (line 7)"]),
+    "trigger fan-out": ('event bump()\nwhen bump() {\n  emit bump()\n  emit bump()\n}\nplay {\n  emit bump()\n}\n',
+                        "7:1", ["chain of triggers", "when bump (line 7)"]),
+    "changed chain": ('when changed x(old, new) {\n  x = new + 1\n}\nplay {\n  x = 1\n}\n',
+                      "6:1", ["chain of triggers", "when x changes (line 6)"]),
+    "repeat": ('play {\n  repeat 1000000000 {\n    x += 1\n  }\n}\n', "7:3", ["repeat 1000000000 times", "10000"]),
+    "while": ('procedure spin() {\n  while x >= 0 {\n    x += 1\n  }\n}\nplay {\n  spin()\n}\n',
+              "7:16", ["loop ran 10000 times", "procedure spin"]),
+    "nested loops": ('play {\n  while true {\n    repeat 9999 {\n      x += 1\n    }\n  }\n}\n',
+                     "9:7", ["without a decision", "play"]),
+    "procedure recursion": ('procedure spin() {\n  x += 1\n  spin()\n}\nplay {\n  spin()\n}\n',
+                            "8:3", ["nested more than", "procedure spin"]),
+    "function recursion": ('function depth(n: int): int = if n <= 0 then 0 else 1 + depth(n - 1)\n'
+                           'play {\n  x = depth(100000)\n}\n', "6:57", ["function 'depth'", "200 deep"]),
+    "deep function recursion": (f'function depth(n: int): int = if n <= 0 then 0 else {DEEP}\n'
+                                'play {\n  x = depth(100000)\n}\n', "6:", ["function 'depth'", "too deep"]),
+    "endless game": ('play {\n  while true {\n    choose first(players).pick from [1, 2] by first(players) '
+                     'prompt "Pick"\n  }\n}\n', "8:5", ["did not end within", "decisions"]),
+}
+
+
+@pytest.fixture(autouse=True)
+def small_bounds(monkeypatch):
+    """The same bounds, ten times smaller, so that the tests run fast."""
+    monkeypatch.setattr(engine, "MAX_RUN_STEPS", 20_000)
+    monkeypatch.setattr(engine, "MAX_DECISIONS", 2_000)
+    monkeypatch.setattr(effects, "MAX_LOOP", 10_000)
+
+
+def runaway(name):
+    rules, where, words = CASES[name]
+    return HEAD + rules + TAIL, where, words
+
+
+def play_to_the_error(game):
+    st = game.new_state(1, seed=1)
+    while not st.is_over:
+        st.apply(st.legal_actions()[0])
+    return st
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_runaway_rule_is_a_clear_error_with_the_state(name):
+    src, where, words = runaway(name)
+    game = load_source(src, "runaway.wish")
+    start = time.perf_counter()
+    with pytest.raises(WishRuntimeError) as info:
+        play_to_the_error(game)
+    assert time.perf_counter() - start < 30
+    err = info.value
+    text = err.render()
+    assert text.startswith(f"runaway.wish:{where}"), text
+    for w in words:
+        assert w in text, text
+    assert err.state is not None
+    loaded = game.state_from_json(err.state.to_json())
+    assert loaded.to_json() == err.state.to_json()
+
+
+@pytest.mark.parametrize("name", ["trigger chain", "procedure recursion", "endless game"])
+def test_the_command_line_names_the_rule_and_keeps_the_state(name, tmp_path, monkeypatch, capsys):
+    src, where, words = runaway(name)
+    path = tmp_path / "runaway.wish"
+    path.write_text(src, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", str(path), "--seed", "7", "--players", "1", "--agents", "random", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert f"{path}:{where}" in err and all(w in err for w in words)
+    assert "  | " in err and "^" in err  # the line of the rule and a caret under it
+    assert "wishdsl-crash-7.json" in err
+    text = (tmp_path / "wishdsl-crash-7.json").read_text(encoding="utf-8")
+    assert json.loads(text)["format"] == "wishdsl-state-1"
+    state = load_source(src, str(path)).state_from_json(text)
+    assert not state.is_over
