@@ -8,11 +8,13 @@ order, so permuting hidden identities in the true state gives the very same samp
 
 Announcements stay true: each observation records the environment and a snapshot of the zones and variables
 its expression read (`effects.snapshot`), so it is evaluated again under the new identities; a sample that
-contradicts one is rejected and drawn again. A card the seat has seen once keeps, in that check, the identity
-the seat saw (it remembers that the wish of an earlier round was the Pig, though it lost track of where that
-card went). An announcement whose value, under the true identities, read no identity the seat has never seen
-cannot come out otherwise, so it is not checked again. Nothing here is game-specific: everything derives from
-the zones' visibility, the players' knowledge (`state.known`, `state.seen`) and the recorded announcements.
+contradicts one is rejected and drawn again. Only announcements made since the last shuffle that made the seat
+lose track of cards are checked: a card the announcement read may since have been shuffled away, and tying its
+new, unseen position to the announcement would tell the seat where it went. (What such an older announcement
+says about the cards' identities as a whole stays true: the pool of identities is the same.) An announcement
+whose value, under the true identities, read no identity the seat does not know now cannot come out otherwise,
+so it is not checked. Nothing here is game-specific: everything derives from the zones' visibility, the
+players' knowledge (`state.known`), the shuffles in the log and the recorded announcements.
 
 Also redrawn, because the seat cannot know them: the random generator (a sample's future shuffles and races
 come from the agent's generator, not the game's) and the answers other players already gave to a pending
@@ -25,7 +27,7 @@ import copy
 
 from dsl.errors import WishError, WishRuntimeError
 
-from .engine import State
+from .engine import SHUFFLED, State
 from .state import Rng
 
 DEFAULT_TRIES = 500
@@ -44,13 +46,11 @@ class InfoSet:
         self.failures = 0  # samples for which no draw was consistent (see `sample`)
         self._groups = _unknown_groups(state, seat)
         self._labels = tuple(a.label for a in state.legal_actions(seat))
-        bit = 1 << seat
-        self._remembered = [(c, d) for c, d in enumerate(state.game.card_def_of)
-                            if state.seen[c] & bit and not state.known[c] & bit]
-        never_seen = {c for c, m in enumerate(state.seen) if not m & bit}
+        unknown = {c for c, m in enumerate(state.known) if not (m >> seat) & 1}
+        since = _last_shuffle(state, seat)
         self._checker = _checker(state)
-        checks = [_check_of(state, o) for o in reversed(state.observations) if len(o) > 4]
-        self._checks = [ch for ch in checks if _may_differ(self._checker, ch, never_seen)]
+        checks = [_check_of(state, o) for o in reversed(state.observations) if len(o) > 4 and o[0] > since]
+        self._checks = [ch for ch in checks if _may_differ(self._checker, ch, unknown)]
 
     @property
     def players(self) -> int:
@@ -94,11 +94,8 @@ class InfoSet:
         """How many recorded announcements, newest first, come out the same under the identities `defs`."""
         if not self._checks:
             return 0
-        seen_defs = list(defs)
-        for c, d in self._remembered:
-            seen_defs[c] = d
         checker = self._checker
-        _set_identities(checker.game, seen_defs)
+        _set_identities(checker.game, defs)
         for i, check in enumerate(self._checks):
             if _evaluate(checker, check) != check[2]:
                 return i
@@ -117,6 +114,17 @@ class InfoSet:
             raise WishRuntimeError(f"a sampled state offers player {self.seat + 1} other options than the real "
                                    "one: the seat's options depend on cards it does not know")
         return st
+
+
+def _last_shuffle(state, seat: int) -> int:
+    """Index in the log of the last shuffle that made `seat` lose track of cards (-1: none yet)."""
+    lay = state.lay
+    lines = {(SHUFFLED.format(name),) for slot, name in enumerate(lay.slot_names)
+             if lay.slot_vis[slot] == "hidden" or (lay.slot_vis[slot] == "owner" and lay.slot_owner[slot] != seat)}
+    for i in range(len(state.log) - 1, -1, -1):
+        if state.log[i].parts in lines:
+            return i
+    return -1
 
 
 def _unknown_groups(state, seat: int) -> list:
@@ -197,9 +205,9 @@ class _Reads(list):
         return list.__iter__(self)
 
 
-def _may_differ(checker, check, never_seen: set) -> bool:
+def _may_differ(checker, check, unknown: set) -> bool:
     """Can this announcement come out otherwise in a sample? Not if, under the true identities, it read no
-    identity of a card the seat never saw: the same reads then give the same values, whatever is drawn."""
+    identity of a card the seat does not know: the same reads then give the same values, whatever is drawn."""
     game = checker.game
     plain_defs, plain_instances = game.card_def_of, game.instances_of
     reads: set = set()
@@ -210,7 +218,7 @@ def _may_differ(checker, check, never_seen: set) -> bool:
         _evaluate(checker, check)
     finally:
         game.card_def_of, game.instances_of = plain_defs, plain_instances
-    return bool(by_definition) or "all" in reads or bool(reads & never_seen)
+    return bool(by_definition) or "all" in reads or bool(reads & unknown)
 
 
 __all__ = ["InfoSet"]
