@@ -106,10 +106,11 @@ class InfoSet:
         st.game = _game_with(self._state.game, defs)
         st.rng = Rng(rng.getrandbits(64))
         d = st.decision
-        if d is not None:
-            d.labels = None
-            if any(p != self.seat for p in d.answers):
-                st.repose()
+        if d is None or d.players == (self.seat,):
+            return st  # the seat's own options do not depend on cards it does not know (tests/test_views.py)
+        d.labels = None
+        if any(p != self.seat for p in d.answers):
+            st.repose()
         if tuple(a.label for a in st.legal_actions(self.seat)) != self._labels:
             raise WishRuntimeError(f"a sampled state offers player {self.seat + 1} other options than the real "
                                    "one: the seat's options depend on cards it does not know")

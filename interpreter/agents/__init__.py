@@ -121,6 +121,14 @@ def split_specs(text: Optional[str]) -> list:
     return specs
 
 
+def ask(agent: Agent, state, seat: int) -> Action:
+    """The agent's answer for `seat`: it gets the seat's view (and InfoSet), never the state."""
+    view = state.view(seat) if agent.uses_view else None
+    if agent.uses_infoset:
+        return agent.act(view, state.legal_actions(seat), info=InfoSet(state, seat))
+    return agent.act(view, state.legal_actions(seat))
+
+
 def play(state, agents: list, on_log: Optional[Callable] = None) -> list:
     """Let the agents play `state` to its end; return the actions taken, in order.
 
@@ -137,12 +145,7 @@ def play(state, agents: list, on_log: Optional[Callable] = None) -> list:
         if state.is_over:
             return taken
         seat = state.to_move[0]
-        agent = agents[seat]
-        view = state.view(seat) if agent.uses_view else None
-        if agent.uses_infoset:
-            action = agent.act(view, state.legal_actions(seat), info=InfoSet(state, seat))
-        else:
-            action = agent.act(view, state.legal_actions(seat))
+        action = ask(agents[seat], state, seat)
         state.apply(action)
         taken.append(action)
 
@@ -158,4 +161,4 @@ register("greedy", GreedyAgent)
 register("mcts", MctsAgent)
 
 __all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "MctsAgent", "Quit", "RandomAgent", "agent_seed",
-           "make_agent", "make_agents", "parse_spec", "play", "register", "split_specs"]
+           "ask", "make_agent", "make_agents", "parse_spec", "play", "register", "split_specs"]

@@ -40,11 +40,12 @@ def margin(scores: list, p: int) -> float:
 
 
 def rewards(st) -> list:
-    """One reward in [0, 1] per player. A finished game: 1 for its winners, 0 for the others. Otherwise the
-    game's own scoring says who would win if it ended now, and by how much: between 0.1 and 0.9."""
+    """One reward in [0, 1] per player. A finished game: its winners share 1, the others get 0. Otherwise the
+    game's own scoring says who would win if it ended now (a shared lead is worth less than a lead of one's
+    own) and by how much: between 0.1 and 0.9."""
     if st.over:
-        win = set(st.winners())
-        return [1.0 if p in win else 0.0 for p in st.seats]
+        win = st.winners()
+        return [1.0 / len(win) if p in win else 0.0 for p in st.seats]
     scores, win = st.game.final_result(st)
     scores = list(scores)
     out = []
@@ -52,5 +53,6 @@ def rewards(st) -> list:
         m = margin(scores, p)
         others = [abs(s) for q, s in enumerate(scores) if q != p]
         rel = m / (1.0 + abs(scores[p]) + (max(others) if others else 0))
-        out.append(0.1 + 0.4 * (p in win) + 0.2 * (1.0 + rel))
+        lead = 1.0 / len(win) if p in win else 0.0
+        out.append(0.1 + 0.4 * lead + 0.2 * (1.0 + rel))
     return out
