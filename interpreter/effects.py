@@ -270,8 +270,15 @@ class AnnounceOp(Op):
 
     def run(self, st, frame):
         v = self.value(st, frame.env)
-        st.observations.append((len(st.log), self.code, self.index, v))
+        st.observations.append((len(st.log), self.code, self.index, v, snapshot(st, frame.env)))
         st.write_log(f"Announcement: {st.render(v, self.ty)}")
+
+
+def snapshot(st, env: dict) -> tuple:
+    """What an announced expression may read: its environment, the zones and the variables. Kept with the
+    observation so that an agent can check it again under other card identities (interpreter/infoset.py)."""
+    return (tuple(sorted(env.items(), key=lambda kv: kv[0])), tuple(tuple(z) for z in st.zones),
+            tuple(st.gvars), tuple(tuple(r) for r in st.pvars), tuple(tuple(r) for r in st.kvars))
 
 
 class LogOp(Op):

@@ -17,6 +17,7 @@ MAX_STEPS = 2_000_000
 MAX_RUN_STEPS = 200_000  # steps between two decisions (the real games take at most about a hundred)
 MAX_DECISIONS = 20_000
 MAX_ACTION_OPTIONS = 10_000
+SHUFFLED = "{} is shuffled"  # the log line of a shuffle (agents read it: interpreter/infoset.py)
 
 
 class Action(NamedTuple):
@@ -475,7 +476,7 @@ class State(StateData):
         for c in self.zones[slot]:
             if not self.face[c]:
                 self.known[c] &= keep
-        self.write_log(f"{self.lay.slot_names[slot]} is shuffled")
+        self.write_log(SHUFFLED.format(self.lay.slot_names[slot]))
 
     def peek(self, cards: tuple, who: int) -> None:
         for c in cards:

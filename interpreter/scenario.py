@@ -377,7 +377,7 @@ class Runner:
 
     def check_announcements(self, value) -> list:
         st = self.st
-        got = [st.render(v, st.game.codes[code].ops[op].ty) for _, code, op, v in st.observations]
+        got = [st.render(v, st.game.codes[code].ops[op].ty) for _, code, op, v, *_ in st.observations]
         return compare_list("announcements", got, V.texts_of(value, "expect announcements"))
 
     def check_over(self, value) -> list:

@@ -181,7 +181,7 @@ def view(st, player: int) -> dict:
         },
         "zones": zones,
         "decision": decision,
-        "announcements": [st.render(v, g.codes[code].ops[op].ty) for _, code, op, v in st.observations],
+        "announcements": [st.render(v, g.codes[code].ops[op].ty) for _, code, op, v, *_ in st.observations],
         "log": st.log_lines(player),
         "over": st.over,
         "scores": st.scores() if st.over else None,

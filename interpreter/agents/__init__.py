@@ -1,7 +1,9 @@
 """Agents: players driven by code or by a person. An agent sees views only, never the state.
 
 An agent has a `name` and `act(view, actions) -> Action`, where `view` is `state.view(seat)` and `actions` are
-the legal actions of its seat. `make_agent(spec, seat, seed)` builds one from a spec:
+the legal actions of its seat. An agent that searches sets `uses_infoset = True` and gets, as `info=`, the
+seat's `InfoSet` (interpreter/infoset.py): it samples full states consistent with the seat's view, and is
+the only way such an agent reaches a state. `make_agent(spec, seat, seed)` builds one from a spec:
 
     NAME                      random
     NAME:KEY=VALUE[;KEY=VALUE]  random:seed=5    mcts:iterations=400;c=1.4
@@ -17,6 +19,7 @@ from typing import Callable, Optional
 from dsl.errors import WishError, did_you_mean
 
 from ..engine import Action
+from ..infoset import InfoSet
 
 
 class Agent:
@@ -25,6 +28,7 @@ class Agent:
     name = "agent"
     options: dict = {}
     uses_view = True  # False: `act` ignores the view, so the game loop need not build one
+    uses_infoset = False  # True: `act` also gets `info=InfoSet(state, seat)`
 
     def __init__(self, seat: int, seed: int = 0):
         self.seat = seat
@@ -117,6 +121,14 @@ def split_specs(text: Optional[str]) -> list:
     return specs
 
 
+def ask(agent: Agent, state, seat: int) -> Action:
+    """The agent's answer for `seat`: it gets the seat's view (and InfoSet), never the state."""
+    view = state.view(seat) if agent.uses_view else None
+    if agent.uses_infoset:
+        return agent.act(view, state.legal_actions(seat), info=InfoSet(state, seat))
+    return agent.act(view, state.legal_actions(seat))
+
+
 def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional[list] = None,
          after: Optional[Callable] = None) -> list:
     """Let the agents play `state` to its end; return the actions taken, in order.
@@ -135,19 +147,22 @@ def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional
         if state.is_over:
             return taken
         seat = state.to_move[0]
-        agent = agents[seat]
-        action = agent.act(state.view(seat) if agent.uses_view else None, state.legal_actions(seat))
+        action = ask(agents[seat], state, seat)
         state.apply(action)
         taken.append(action)
         if after is not None:
             after(state, taken)
 
 
+from .greedy import GreedyAgent  # noqa: E402
 from .human import HumanAgent, Quit  # noqa: E402
+from .mcts import MctsAgent  # noqa: E402
 from .random import RandomAgent  # noqa: E402
 
 register("random", RandomAgent)
 register("human", HumanAgent)
+register("greedy", GreedyAgent)
+register("mcts", MctsAgent)
 
-__all__ = ["AGENTS", "Agent", "HumanAgent", "Quit", "RandomAgent", "agent_seed", "make_agent", "make_agents",
-           "parse_spec", "play", "register", "split_specs"]
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "MctsAgent", "Quit", "RandomAgent", "agent_seed",
+           "ask", "make_agent", "make_agents", "parse_spec", "play", "register", "split_specs"]

@@ -1,0 +1,53 @@
+"""GreedyAgent: looks one decision ahead on sampled states and takes what the game's own scoring likes best."""
+from __future__ import annotations
+
+import random
+
+from dsl.errors import WishError
+
+from ..engine import Action
+from . import Agent
+from .search import answer_others, check_option, margin
+
+WIN = 1000.0  # a finished game counts this much more than any difference in score
+
+
+class GreedyAgent(Agent):
+    """For each legal action: on `samples` states drawn from the seat's information set, take it, let the engine
+    run to the next decision (other players pending in a simultaneous decision answer at random), and score
+    the result: own score minus the best other score, plus or minus WIN when the game has ended. The best
+    average wins; ties are broken by the agent's own seeded generator."""
+
+    name = "greedy"
+    options = {"samples": int}
+    uses_view = False
+    uses_infoset = True
+
+    def __init__(self, seat: int, seed: int = 0, samples: int = 4):
+        super().__init__(seat, seed)
+        check_option("greedy", "samples", samples, 1)
+        self.samples = samples
+        self.rng = random.Random(seed)
+
+    def act(self, view, actions: list, info=None) -> Action:
+        if info is None:
+            raise WishError("the greedy agent needs its seat's information set (agents.play gives it)")
+        if len(actions) == 1:
+            return actions[0]
+        totals = [0.0] * len(actions)
+        for _ in range(self.samples):
+            world = info.sample(self.rng)
+            for i, action in enumerate(actions):
+                totals[i] += self._value(world, action)
+        best = max(totals)
+        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+
+    def _value(self, world, action: Action) -> float:
+        st = world.clone()
+        decision = st.decision
+        st.apply(action)
+        answer_others(st, decision, self.rng)
+        value = margin(st.scores(), self.seat)
+        if st.over:
+            value += WIN if self.seat in st.winners() else -WIN
+        return value

@@ -1,0 +1,281 @@
+"""The searching agents (greedy, mcts) and the information sets they sample from."""
+import random
+from collections import Counter
+
+import pytest
+from test_views import kind_of, with_identities
+
+from interpreter import WishError, load_game
+from interpreter.agents import GreedyAgent, MctsAgent, make_agent, make_agents, play
+from interpreter.infoset import InfoSet
+
+WISH, THREE, MACHINE = "games/wish.wish", "games/three_wishes.wish", "games/wunschmaschine.wish"
+CASES = [(WISH, None, 2), (WISH, "Solo", 1), (THREE, None, 3), (MACHINE, None, 3), (MACHINE, "Left-Right", 3)]
+SMALL = ["mcts:iterations=6;rollout=2", "greedy:samples=1", "random"]
+_GAMES: dict = {}
+
+
+def game(path, variant=None):
+    if (path, variant) not in _GAMES:
+        _GAMES[path, variant] = load_game(path, variant)
+    return _GAMES[path, variant]
+
+
+def random_states(path, variant, players, seed, every=1, limit=200):
+    """States along a random game, one every `every` decisions, while a decision is pending."""
+    st = game(path, variant).new_state(players, seed=seed)
+    rng = random.Random(seed)
+    out = []
+    for i in range(limit):
+        if st.is_over:
+            break
+        if i % every == 0:
+            out.append(st.clone())
+        st.apply(rng.choice(st.legal_actions()))
+    return out
+
+
+def unknown(st, seat):
+    """The cards the seat does not know now (also those it saw once, before they were shuffled away)."""
+    return [c for c in range(len(st.known)) if not (st.known[c] >> seat) & 1]
+
+
+def permuted(st, cards, seed):
+    """`st` with the identities of these cards permuted at random, each kind among itself."""
+    rng = random.Random(seed)
+    mapping = {}
+    for kind in sorted({kind_of(st, c) for c in cards}):
+        group = [c for c in cards if kind_of(st, c) == kind]
+        mapping.update(zip(group, rng.sample(group, len(group))))
+    return with_identities(st, mapping)
+
+
+def choose(spec, st, seat, info_class=InfoSet):
+    agent = make_agent(spec, seat, 7)
+    return agent.act(None, st.legal_actions(seat), info=info_class(st, seat))
+
+
+# ---------------------------------------------------------------- whole games
+@pytest.mark.parametrize("path,variant,players", CASES)
+def test_every_agent_plays_every_game_to_the_end(path, variant, players):
+    for seed in (1, 2):
+        specs = [SMALL[(seed + seat) % 3] for seat in range(players)]
+        st = game(path, variant).new_state(players, seed=seed)
+        taken = play(st, make_agents(specs, players, seed))
+        assert st.is_over and taken and not st.broken_invariants()
+
+
+@pytest.mark.parametrize("path,variant,players", [(MACHINE, None, 3), (THREE, None, 3)])
+def test_same_seed_same_actions(path, variant, players):
+    runs = []
+    for _ in range(2):
+        st = game(path, variant).new_state(players, seed=4)
+        runs.append(play(st, make_agents(["mcts:iterations=10;rollout=3", "greedy:samples=2", "mcts:iterations=5"],
+                                         players, 4)))
+        runs[-1].append(st.to_json())
+    assert runs[0] == runs[1]
+
+
+def test_the_command_line_runs_the_searching_agents(capsys):
+    from interpreter.cli import main
+    code = main(["run", MACHINE, "--players", "3", "--seed", "2", "--quiet",
+                 "--agents", "mcts:iterations=5;rollout=2,greedy,random"])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    assert "Winner: " in out or "Nobody wins" in out
+
+
+# ---------------------------------------------------------------- the information property
+def scenes():
+    """(state, seat) pairs along random games of every game, the seat being one that must decide."""
+    out = []
+    for path, variant, players in CASES:
+        for st in random_states(path, variant, players, seed=11, every=9, limit=60)[:4]:
+            out.append((st, st.to_move[-1]))
+    guesses = [st for st in random_states(MACHINE, None, 3, seed=5, limit=400)
+               if st.to_move and st.legal_actions(st.to_move[0])[0].label.startswith("guess")]
+    assert guesses, "a random Wunschmaschine game reaches a guess"
+    out += [(st, st.to_move[0]) for st in guesses[:3]]
+    return out
+
+
+SCENES = scenes()
+
+
+@pytest.mark.parametrize("spec", ["greedy:samples=3", "mcts:iterations=24;rollout=4"])
+def test_decisions_do_not_depend_on_cards_the_seat_does_not_know(spec):
+    for i, (st, seat) in enumerate(SCENES):
+        hidden = unknown(st, seat)
+        other = permuted(st, hidden, seed=i)
+        assert choose(spec, other, seat) == choose(spec, st, seat), (i, spec)
+
+
+class Peeking(InfoSet):
+    """An information set that cheats: its samples are the true state."""
+
+    def sample(self, rng):
+        return self._state.clone()
+
+
+def test_the_information_property_has_teeth():
+    """An agent that samples the true state guesses the Machine's wish, so hiding it otherwise changes its guess."""
+    changed = 0
+    for i, (st, seat) in enumerate(SCENES):
+        if not st.legal_actions(seat)[0].label.startswith("guess"):
+            continue
+        other = permuted(st, unknown(st, seat), seed=100 + i)
+        changed += choose("greedy:samples=1", other, seat, Peeking) != choose("greedy:samples=1", st, seat, Peeking)
+    assert changed > 0
+
+
+def test_samples_are_the_same_whatever_the_hidden_identities_are():
+    for i, (st, seat) in enumerate(SCENES):
+        other = permuted(st, unknown(st, seat), seed=i)
+        a, b = InfoSet(st, seat), InfoSet(other, seat)
+        ra, rb = random.Random(i), random.Random(i)
+        for _ in range(3):
+            assert a.sample(ra).game.card_def_of == b.sample(rb).game.card_def_of
+
+
+# ---------------------------------------------------------------- samples
+def test_samples_keep_every_card_the_seat_knows_and_redraw_the_others():
+    for st, seat in SCENES:
+        info, rng = InfoSet(st, seat), random.Random(3)
+        true = st.game.card_def_of
+        unknown = [c for c in range(len(true)) if not (st.known[c] >> seat) & 1]
+        varied = set()
+        for _ in range(5):
+            s = info.sample(rng)
+            defs = s.game.card_def_of
+            assert all(defs[c] == true[c] for c in range(len(true)) if (st.known[c] >> seat) & 1)
+            assert Counter(defs[c] for c in unknown) == Counter(true[c] for c in unknown)
+            assert all(kind_of(s, c) == kind_of(st, c) for c in unknown)
+            assert [a.label for a in s.legal_actions(seat)] == [a.label for a in st.legal_actions(seat)]
+            varied.add(tuple(defs[c] for c in unknown))
+        assert len(unknown) < 2 or len(varied) > 1
+
+
+def machine_states():
+    """Wunschmaschine states of agents to decide, after at least two announcements in the round."""
+    out = []
+    for seed in range(30):
+        for st in random_states(MACHINE, None, 4, seed=seed, limit=300):
+            machine = st.gvars[[v.name for v in st.game.gvars].index("machine")]
+            rows = st.gvars[[v.name for v in st.game.gvars].index("rows")]
+            seat = st.to_move[0]
+            if rows >= 2 and seat != machine and st.legal_actions(seat)[0].label in ("slap", "wait"):
+                out.append((st, seat, rows))
+        if len(out) >= 6:
+            return out
+    return out
+
+
+def wished_item(st):
+    wish = st.zones[st.lay.slot_names.index("wish")][0]
+    return st.game.card_defs[st.game.card_def_of[wish]].fields["items"][0]
+
+
+def answers_hold(st, rows):
+    """Every row laid this round is answered as the sample's wish says (checked straight from the cards)."""
+    table = st.zones[st.lay.slot_names.index("table")]
+    item = wished_item(st)
+    for j in range(rows):
+        row = table[4 * j: 4 * j + 4]
+        yes = any(item in st.game.card_defs[st.game.card_def_of[c]].fields["items"] for c in row)
+        if st.observations[-(j + 1)][3] != ("Yes" if yes else "No"):
+            return False
+    return True
+
+
+def test_samples_never_contradict_the_announcements():
+    scenes = machine_states()
+    assert len(scenes) >= 4
+    rejected = 0
+    for st, seat, rows in scenes:
+        assert answers_hold(st, rows)
+        info, rng = InfoSet(st, seat), random.Random(1)
+        wishes = set()
+        for _ in range(40):
+            s = info.sample(rng)
+            assert answers_hold(s, rows)
+            wishes.add(wished_item(s))
+        rejected += info.rejected
+        assert info.failures == 0
+    assert rejected > 0  # draws that broke an announcement were drawn and thrown away
+
+
+def test_without_the_checks_samples_would_contradict_them():
+    st, seat, rows = machine_states()[0]
+    info = InfoSet(st, seat)
+    info._checks = []
+    rng = random.Random(2)
+    assert not all(answers_hold(info.sample(rng), rows) for _ in range(60))
+
+
+def test_only_announcements_since_the_last_shuffle_are_checked():
+    """Older ones read cards that were shuffled away since: tying them to where those cards are now would leak."""
+    later_rounds = 0
+    for st, seat, rows in machine_states():
+        info = InfoSet(st, seat)
+        assert 0 < len(info._checks) <= rows
+        later_rounds += len(st.observations) > rows
+    assert later_rounds > 0
+
+
+def test_answers_of_others_to_a_simultaneous_decision_are_not_in_samples():
+    for st, seat, _ in machine_states():
+        others = [p for p in st.to_move if p != seat]
+        if not others:
+            continue
+        st = st.clone()
+        st.apply(st.legal_actions(seat)[0])  # the first agent answers; the next one is asked
+        nxt = st.to_move[0]
+        s = InfoSet(st, nxt).sample(random.Random(0))
+        assert st.decision.answers and not s.decision.answers
+        assert nxt in s.to_move and seat in s.to_move
+        return
+    pytest.fail("no slap decision with several agents found")
+
+
+def test_samples_come_from_the_agents_generator_not_the_games():
+    st, seat = SCENES[0]
+    info = InfoSet(st, seat)
+    a, b = info.sample(random.Random(1)), info.sample(random.Random(2))
+    assert a.rng.s != st.rng.s and a.rng.s != b.rng.s
+
+
+def test_observations_survive_a_save_and_a_load():
+    st, seat, _ = machine_states()[0]
+    loaded = st.game.state_from_json(st.to_json())
+    assert loaded.to_json() == st.to_json() and loaded.observations == st.observations
+    x, y = InfoSet(st, seat).sample(random.Random(5)), InfoSet(loaded, seat).sample(random.Random(5))
+    assert x.game.card_def_of == y.game.card_def_of
+
+
+# ---------------------------------------------------------------- options
+@pytest.mark.parametrize("spec,message", [
+    ("mcts:iterations=0", "must be at least 1"),
+    ("mcts:iterations=many", "expected int"),
+    ("mcts:c=-1", "must be at least 0"),
+    ("mcts:rollout=-2", "must be at least 0"),
+    ("mcts:depth=3", "has no option 'depth'"),
+    ("greedy:samples=0", "must be at least 1"),
+    ("greedy:iterations=5", "has no option 'iterations'"),
+])
+def test_bad_options_are_refused(spec, message):
+    with pytest.raises(WishError, match=message):
+        make_agent(spec, 0, 1)
+
+
+def test_options_reach_the_agents():
+    agent = make_agent("mcts:iterations=33;c=1.5;rollout=7;seed=9", 1, 0)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.iterations, agent.c, agent.rollout, agent.seed, agent.seat) == (33, 1.5, 7, 9, 1)
+    assert isinstance(make_agent("greedy:samples=2", 0, 0), GreedyAgent)
+
+
+def test_searching_agents_refuse_to_act_without_an_information_set():
+    st = game(MACHINE).new_state(3, seed=1)
+    for spec in ("mcts", "greedy"):
+        with pytest.raises(WishError, match="information set"):
+            make_agent(spec, 0, 1).act(st.view(0), st.legal_actions(0) * 2)
