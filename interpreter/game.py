@@ -107,6 +107,7 @@ class Game:
 
     def __init__(self, program: A.Program, decls: list, sym: C.Symbols, variant: Optional[str]):
         self.program = program
+        self.decls = decls
         self.sym = sym
         self.variant = variant
         self.path = program.path
