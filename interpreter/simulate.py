@@ -211,7 +211,7 @@ def setups(args) -> tuple:
     Everything is loaded and checked before any game is played."""
     from pathlib import Path
 
-    from .agents import make_agents, split_specs
+    from .agents import make_agents, parse_spec, split_specs
     from .coverage import check_players
 
     if args.n < 1:
@@ -224,6 +224,8 @@ def setups(args) -> tuple:
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
     check_players(game, players)
     specs = tuple(split_specs(args.agents))
+    if any(parse_spec(spec)[0] == "human" for spec in specs):
+        raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
     make_agents(list(seat_specs(specs, players, 0)), players, 0)
     base = Setup(args.game, args.variant, players, specs)
     other = None

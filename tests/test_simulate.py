@@ -250,6 +250,8 @@ def test_unknown_ablate_name_suggests_one(capsys):
     (["-n", "5", "--variant", "Loud Lion"], "did you mean 'Loud Lions'?"),
     (["-n", "5", "--compare", "Loud Lion"], "did you mean 'Loud Lions'?"),
     (["-n", "5", "--agents", "randm"], "unknown agent 'randm'"),
+    (["-n", "5", "--players", "2", "--agents", "random,human"], "'human' cannot take a seat"),
+    (["-n", "5", "--players", "3", "--agents", "random,random"], "2 agents for 3 players"),
     (["-n", "5", "--cluster", "tcp://127.0.0.1:1"], "--cluster needs --backend dask"),
 ])
 def test_cli_errors(capsys, argv, message):
