@@ -28,27 +28,21 @@ def client_for(cluster: Optional[str], jobs: int):
         raise WishError(f"--cluster {cluster}: cannot reach a Dask scheduler there ({err})") from None
 
 
-def run_dask(tasks: list, cluster: Optional[str], jobs: int, progress: Callable) -> list:
+def run_dask(tasks: list, client, progress: Callable) -> list:
     """Run `tasks` (see simulate.run_batch) on Dask; the records of all of them, in task order."""
     from dask.distributed import as_completed
 
     from .simulate import run_batch
 
-    client, local = client_for(cluster, jobs)
-    try:
-        futures = client.map(run_batch, tasks, pure=False)
-        done = 1
-        for fut in as_completed(futures):
-            done += tasks[futures.index(fut)][3]
-            progress(done)
-        out: list = []
-        for records in client.gather(futures):
-            out += records
-        return out
-    finally:
-        client.close()
-        if local is not None:
-            local.close()
+    futures = client.map(run_batch, tasks, pure=False)
+    done = 1
+    for fut in as_completed(futures):
+        done += tasks[futures.index(fut)][3]
+        progress(done)
+    out: list = []
+    for records in client.gather(futures):
+        out += records
+    return out
 
 
 __all__ = ["client_for", "run_dask"]

@@ -104,6 +104,22 @@ class Runner:
     backend: str = "processes"
     cluster: Optional[str] = None
     progress: Optional[Callable] = None  # progress(done_games, total_games, text)
+    dask: Optional[tuple] = attrs.field(default=None, init=False)  # (client, local cluster or None), made once
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Disconnect from Dask (and stop the local cluster this runner started)."""
+        if self.dask is not None:
+            client, local = self.dask
+            self.dask = None
+            client.close()
+            if local is not None:
+                local.close()
 
     def run(self, setup: Setup, n: int, seed: int) -> list:
         if n < 1:
@@ -125,8 +141,10 @@ class Runner:
         if not tasks:
             return []
         if self.backend == "dask":
-            from .distributed import run_dask
-            return run_dask(tasks, self.cluster, self.jobs, lambda done: self._report(done, n, setup))
+            from .distributed import client_for, run_dask
+            if self.dask is None:
+                self.dask = client_for(self.cluster, self.jobs)
+            return run_dask(tasks, self.dask[0], lambda done: self._report(done, n, setup))
         out: list = []
         if serial or self.jobs <= 1 or len(tasks) == 1:
             for t in tasks:
@@ -160,9 +178,9 @@ def command(args) -> int:
 
     base, other = setups(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    runner = Runner(args.jobs, args.backend, args.cluster)
     t0 = time.perf_counter()
-    with progress_bar(enabled=sys.stderr.isatty() and not args.json) as bar:
+    with Runner(args.jobs, args.backend, args.cluster) as runner, \
+            progress_bar(enabled=sys.stderr.isatty() and not args.json) as bar:
         runner.progress = bar
         records = [runner.run(s, args.n, seed) for s in ([base] if other is None else [base, other])]
     elapsed = time.perf_counter() - t0
@@ -193,7 +211,7 @@ def setups(args) -> tuple:
     Everything is loaded and checked before any game is played."""
     from pathlib import Path
 
-    from .agents import make_agents, split_specs
+    from .agents import make_agents, parse_spec, split_specs
     from .coverage import check_players
 
     if args.n < 1:
@@ -206,6 +224,8 @@ def setups(args) -> tuple:
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
     check_players(game, players)
     specs = tuple(split_specs(args.agents))
+    if any(parse_spec(spec)[0] == "human" for spec in specs):
+        raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
     make_agents(list(seat_specs(specs, players, 0)), players, 0)
     base = Setup(args.game, args.variant, players, specs)
     other = None

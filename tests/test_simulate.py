@@ -250,6 +250,8 @@ def test_unknown_ablate_name_suggests_one(capsys):
     (["-n", "5", "--variant", "Loud Lion"], "did you mean 'Loud Lions'?"),
     (["-n", "5", "--compare", "Loud Lion"], "did you mean 'Loud Lions'?"),
     (["-n", "5", "--agents", "randm"], "unknown agent 'randm'"),
+    (["-n", "5", "--players", "2", "--agents", "random,human"], "'human' cannot take a seat"),
+    (["-n", "5", "--players", "3", "--agents", "random,random"], "2 agents for 3 players"),
     (["-n", "5", "--cluster", "tcp://127.0.0.1:1"], "--cluster needs --backend dask"),
 ])
 def test_cli_errors(capsys, argv, message):
@@ -322,5 +324,19 @@ def test_dask_local_cluster_gives_the_same_results():
     local = Runner(jobs=1).run(setup, 24, 8)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        remote = Runner(jobs=2, backend="dask", cluster=cluster.scheduler_address).run(setup, 24, 8)
-    assert remote == local
+        with Runner(jobs=2, backend="dask", cluster=cluster.scheduler_address) as runner:
+            remote = runner.run(setup, 24, 8)
+            again = runner.run(setup, 10, 8)  # the same client serves a second run (--compare, --ablate)
+    assert remote == local and again == local[:10]
+    assert runner.dask is None
+
+
+def test_wish_djinn_is_a_role_and_its_powers_are_covered(capsys):
+    doc = sim_json(capsys, "games/wish.wish", "-n", "4", "--seed", "1", "--players", "2")
+    assert list(doc["roles"]) == ["djinn"]  # `at` changes in play, so it is no role
+    assert sum(r["games"] for r in doc["roles"]["djinn"]) == 8
+    assert {r["role"] for r in doc["roles"]["djinn"]} <= {"Air Djinn", "Earth Djinn", "Fire Djinn", "Water Djinn"}
+    kinds = {r["kind"] for r in doc["coverage"] + doc["never"]}
+    assert kinds == {"action", "trigger", "procedure", "instant", "ongoing", "static"}
+    names = {r["name"] for r in doc["coverage"] + doc["never"] if r["kind"] == "trigger"}
+    assert {"providence: when manifested", "frostflake: when a card moves", "wind_blast: when at changes"} <= names
