@@ -44,7 +44,7 @@ def e_name(en: English, e: A.Name) -> str:
     if kind == "zone":
         return en.zone_name(e.name)
     if kind in ("var", "param", "keyed"):
-        return "the " + en.varname(e.name)
+        return en.var_reading(e) or "the " + en.varname(e.name)
     if e.name in en.you_names:
         return "you"
     if e.name in en.sym.members:
@@ -53,6 +53,9 @@ def e_name(en: English, e: A.Name) -> str:
 
 
 def e_field(en: English, e: A.FieldOf) -> str:
+    reading = en.var_reading(e)
+    if reading is not None:
+        return reading
     obj = en.expr(e.obj)
     kind = e.ref[0] if e.ref else None
     name = en.zone_noun(e.name) if kind == "pzone" else en.varname(e.name) if kind in ("pvar", "pparam") \
@@ -330,6 +333,9 @@ def e_unop(en: English, e: A.UnOp) -> str:
             reading = en.phrase(en.sym.functions[inner.name][0], [en.expr(a) for a in inner.args], negated=True)
             if reading is not None:
                 return reading
+        negated = en.var_reading(inner, negated=True)
+        if negated is not None:
+            return negated
         if isinstance(inner, (A.Name, A.FieldOf, A.Index)):
             return en.expr(inner) + " is false"
         if isinstance(inner, A.BinOp) and inner.op in INVERSE:

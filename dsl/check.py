@@ -714,13 +714,14 @@ class Checker(ExprChecks):
 
     # ---------------------------------------------------------------- @reads("…"): how a declaration reads in English
     def check_reads(self, d) -> None:
-        """`@reads("{p} gain …")` on a function, procedure, event, keyed variable or zone names only its parameters."""
+        """`@reads("{p} gain …")` on a function, procedure, event, variable or zone names only its parameters (a
+        player variable's owner is `{player}`, a keyed variable's key is its key's name)."""
         for a in d.annots:
             if a.name != "reads":
                 continue
             names = A.reads_params(d)
             if names is None:
-                self.error(a, "@reads belongs on a function, procedure, event, keyed variable or zone")
+                self.error(a, "@reads belongs on a function, procedure, event, variable or zone")
             elif not a.text:
                 self.error(a, "@reads needs a phrase", 'e.g. @reads("{p} shows the wish")')
             else:
