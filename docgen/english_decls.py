@@ -43,7 +43,9 @@ def d_enum(en: English, e: A.Enum) -> str:
 
 def d_field(en: English, f: A.FieldDecl) -> str:
     s = f"{humanize(f.name)} ({en.typeref(f.type)})"
-    if f.default is not None:
+    if isinstance(f.default, A.Literal) and f.default.value == "":
+        s += ", empty unless given"
+    elif f.default is not None:
         s += f", {en.expr(f.default)} unless given"
     return s
 

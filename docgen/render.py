@@ -24,7 +24,7 @@ from dsl.parser import parse_file
 from .endings import explain_end
 from .english import English
 from .english_decls import VISIBILITY, cell, static_text, trigger_parts
-from .words import Step, cap, humanize, quote, walk
+from .words import Step, cap, humanize, quote, sentence, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = ("md", "html")
@@ -291,7 +291,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["terms"] = [{"name": cap(humanize(f.name)), "params": [humanize(p.name) for p in f.params], "doc": f.doc,
-                     "text": en.describe(f).split(": ", 1)[-1], "rec": marks.mark(f.reconstructed, f.name)}
+                     "text": sentence(en.expr(f.body)), "rec": marks.mark(f.reconstructed, f.name)}
                     for f, _, _ in sym.functions.values()]
 
     # variants
