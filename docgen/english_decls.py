@@ -140,9 +140,7 @@ def d_procedure(en: English, p: A.Procedure) -> str:
 def d_actionparam(en: English, p: A.ActionParam) -> str:
     if p.domain is not None:
         ty = p.domain.ty.element() if p.domain.ty is not None else None
-        noun = en.local(p.name, ty)
-        noun = humanize(p.name) if noun == "the " + humanize(p.name) else noun
-        return f"{noun} from {en.expr(p.domain)}"
+        return f"{en.local(p.name, ty)} from {en.expr(p.domain)}"
     return f"{humanize(p.name)}: any {en.typeref(p.type).split(' ', 1)[-1]}"
 
 
@@ -163,7 +161,8 @@ def trigger_head(en: English, p: A.EventPattern) -> str:
     if p.form == "changed":
         v = en.sym.vars.get(p.name)
         per_player = v is not None and v[0].per_player
-        return f"whenever {'a player’s ' if per_player else 'the '}{en.varname(p.name)} changes"
+        owner = "a player's " if per_player else "the "
+        return f"whenever {owner}{en.varname(p.name)} changes"
     ev = en.sym.events.get(p.name)
     types = (ev[1] or []) if ev else []
     reading = en.phrase(ev[0], [binder_noun(en, b, types[i] if i < len(types) else None)
