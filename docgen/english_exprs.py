@@ -126,6 +126,15 @@ def e_call(en: English, e: A.Call) -> str:
                 src, filt = en.over(g)
                 src = src if src.startswith(("the ", "your ", "all ")) or "'s " in src else "the " + src
                 return f"the total {humanize(el.name)} of {src}{filt}"
+            simple = isinstance(cl.source, A.Name) and (
+                cl.source.ref == ("players",) or (cl.source.ref and cl.source.ref[0] == "enum"))
+            if len(g.clauses) == 1 and simple and cl.cond is None:
+                saved = dict(en.roles)
+                en.roles[cl.var] = "each player" if cl.source.ref == ("players",) else "each " + cl.source.name
+                try:
+                    return f"the total of {en.expr(el)}"
+                finally:
+                    en.roles = saved
             return f"the sum of {en.expr(el)} {en.clauses(g)}"
         return f"the sum of {en.expr(args[0])}"
     if n in ("any", "all"):

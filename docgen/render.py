@@ -370,7 +370,7 @@ def md_cell(value) -> str:
 
 MD_INLINE = re.compile(r"([\\`*_\[\]~])")
 MD_LINE_START = re.compile(r"^(\s*)(?:([#+=-])|(\d+)([.)]))", re.M)
-MD_NEXT_LINES = re.compile(r"(?<=\n)(\s*)(?:([#+=-])|(\d+)([.)]))")
+MD_NO_LINE_START = re.compile(r"(?!)")  # text inside a line: no line starts to escape
 
 
 def md_line(value) -> str:
@@ -378,10 +378,11 @@ def md_line(value) -> str:
     return md_text(value, MD_LINE_START)
 
 
-def md_text(value, line_start=MD_NEXT_LINES) -> str:
-    """Text from a game file as literal Markdown: emphasis, code, link and strike-through marks are escaped, so are
-    block marks at a line's start (#, -, +, "1."), entities and angle brackets (no raw HTML gets through)."""
-    s = str(value if value is not None else "")
+def md_text(value, line_start=MD_NO_LINE_START) -> str:
+    """Text from a game file as literal Markdown, on one line: emphasis, code, link and strike-through marks are
+    escaped, so are entities and angle brackets (no raw HTML gets through); `md_line` also escapes a block mark
+    (#, -, +, "1.") at the start."""
+    s = re.sub(r"\s*\n\s*", " ", str(value if value is not None else ""))  # hard-wrapped lines join
     s = MD_INLINE.sub(r"\\\1", s)
     s = re.sub(r"&(?=#?\w+;)", "&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
     return line_start.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else
