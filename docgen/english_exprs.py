@@ -114,6 +114,8 @@ def e_call(en: English, e: A.Call) -> str:
                 return nested
             return f"the number of {en.expr(g.elem)} {en.clauses(g)}"
         a = args[0]
+        if isinstance(a, A.Name) and a.ref == ("players",):
+            return "the number of players"
         if a.ty is not None and a.ty.kind == "zone":
             return f"the number of {en.source_phrase(a, None)}"
         return f"the number of {en.expr(a)}"
