@@ -299,8 +299,9 @@ class English:
         """A declaration's `@reads` phrase with its slots filled by the rendered arguments (None without one).
 
         A word right after a leading slot is a verb written for "you" ("{p} gain …"): it agrees with the
-        subject. `[s]` is a plural ending, dropped after a slot that reads "1"; a slot after a number drops its
-        "the" ("gain one {x}" → "gain one crystal of this card's color").
+        subject, or is negated ("does not gain"; None when the phrase has no such verb). `{p's}` is a possessive;
+        `[s]` a plural ending, dropped after a slot that reads "1"; a slot after a number drops its "the" or reads
+        "Y of X" for "X's Y" ("gain one {x}" → "gain one crystal of this card's color").
         """
         template = decl.reads if decl is not None else None
         if template is None:
