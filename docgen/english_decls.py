@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from dsl import ast as A
 
-from .words import article, cap, humanize, join_and, quote, sentence
+from .words import article, cap, humanize, join_and, kind_noun, quote, sentence
 
 if TYPE_CHECKING:
     from .english import English
@@ -51,7 +51,7 @@ def d_field(en: English, f: A.FieldDecl) -> str:
 
 
 def d_cardkind(en: English, k: A.CardKind) -> str:
-    s = f"A {k.name} card has " + (join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only")
+    s = f"A {kind_noun(k.name)} card has " + (join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only")
     if k.active_in:
         s += "; its Ongoing and Static abilities work while it is in " + join_and(
             [en.zone_name(z) for z in k.active_in], "or")
@@ -81,7 +81,7 @@ def d_cards(en: English, c: A.Cards) -> str:
             total += int(r.cells[idx].value)
         else:
             total += 1
-    return f"{total} {c.kind} card{'s' if total != 1 else ''} ({len(c.rows)} different), starting in " \
+    return f"{total} {kind_noun(c.kind)} card{'s' if total != 1 else ''} ({len(c.rows)} different), starting in " \
            f"{en.zone_name(c.zone)}."
 
 
@@ -90,7 +90,7 @@ VISIBILITY = {"public": "face up, seen by everyone", "hidden": "face down, seen 
 
 
 def d_zone(en: English, z: A.Zone) -> str:
-    s = f"{cap(humanize(z.name))}: {z.kind} cards, {VISIBILITY.get(z.visibility, z.visibility)}"
+    s = f"{cap(humanize(z.name))}: {kind_noun(z.kind)} cards, {VISIBILITY.get(z.visibility, z.visibility)}"
     if z.per_player:
         s += "; one per player"
     if z.limit is not None:

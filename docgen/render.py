@@ -24,7 +24,7 @@ from dsl.parser import parse_file
 from .endings import explain_end
 from .english import English
 from .english_decls import VISIBILITY, cell, static_text, trigger_parts
-from .words import Step, cap, humanize, quote, sentence, walk
+from .words import Step, cap, humanize, kind_noun, quote, sentence, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = ("md", "html")
@@ -112,7 +112,7 @@ def decl_label(d) -> str:
     if isinstance(d, A.Abilities):
         return "the abilities of " + ", ".join(quote(c) for c in d.cards)
     if isinstance(d, A.Cards):
-        return f"the {d.kind} cards"
+        return f"the {kind_noun(d.kind)} cards"
     if isinstance(d, A.Trigger):
         return "a rule that reacts: " + humanize(d.event.name or d.event.form)
     if isinstance(d, (A.Setup, A.Play, A.Scoring)):
@@ -160,11 +160,11 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                       "fields": [humanize(f) for f in fields], "members": rows})
     ctx["enums"] = enums
 
-    ctx["kinds"] = [{"name": k.name, "doc": k.doc, "summary": en.describe(k),
+    ctx["kinds"] = [{"name": kind_noun(k.name) + " card", "doc": k.doc, "summary": en.describe(k),
                      "fields": [{"name": humanize(f.name), "type": en.typeref(f.type),
                                  "default": en.expr(f.default) if f.default is not None else ""} for f in k.fields],
                      "active_in": [humanize(z) for z in k.active_in]} for k in sym.kinds.values()]
-    ctx["zones"] = [{"name": humanize(z.name), "kind": z.kind, "doc": z.doc, "per_player": z.per_player,
+    ctx["zones"] = [{"name": humanize(z.name), "kind": kind_noun(z.kind), "doc": z.doc, "per_player": z.per_player,
                      "visibility": VISIBILITY.get(z.visibility, z.visibility),
                      "limit": en.expr(z.limit) if z.limit is not None else "",
                      "rec": marks.mark(z.reconstructed, humanize(z.name))} for z in sym.zones.values()]
@@ -239,10 +239,10 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                 "abilities": ", ".join(card_kinds_abilities.get(name, [])) or "—",
                 "rec": marks.mark(reconstructed(r.annots), name),
             })
-        decks.append({"kind": cd.kind, "zone": humanize(cd.zone), "doc": cd.doc, "summary": en.describe(cd),
+        decks.append({"kind": kind_noun(cd.kind), "zone": humanize(cd.zone), "doc": cd.doc, "summary": en.describe(cd),
                       "columns": [humanize(c) for c in cols], "rows": rows,
                       "has_abilities": any(r["abilities"] != "—" for r in rows),
-                      "rec": marks.mark(cd.reconstructed, f"{cd.kind} cards")})
+                      "rec": marks.mark(cd.reconstructed, f"{kind_noun(cd.kind)} cards")})
     ctx["decks"] = decks
 
     abilities = []
