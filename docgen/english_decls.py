@@ -51,7 +51,8 @@ def d_field(en: English, f: A.FieldDecl) -> str:
 
 
 def d_cardkind(en: English, k: A.CardKind) -> str:
-    s = f"A {kind_noun(k.name)} card has " + (join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only")
+    fields = join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only"
+    s = f"A {kind_noun(k.name)} card has {fields}"
     if k.active_in:
         s += "; its Ongoing and Static abilities work while it is in " + join_and(
             [en.zone_name(z) for z in k.active_in], "or")

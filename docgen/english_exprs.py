@@ -180,7 +180,8 @@ def e_call(en: English, e: A.Call) -> str:
         count = en.expr(args[1])
         return f"1 {a0}" if count == "1" else f"{count} × {a0}"
     if n == "members":
-        return f"the kinds of {plural(en.type_noun(args[0].ty.elem)) if args[0].ty and args[0].ty.elem else 'values'} in {a0}"
+        kinds = plural(en.type_noun(args[0].ty.elem)) if args[0].ty and args[0].ty.elem else "values"
+        return f"the kinds of {kinds} in {a0}"
     if n == "owner":
         return f"the owner of {a0}"
     # an unknown name: still words, never a class name
@@ -320,7 +321,8 @@ def e_binop(en: English, e: A.BinOp) -> str:
         what = en.expr(left)
         return f"{what} {be(left, what)}{COMPARE[op][2:]} {en.expr(right)}"
     if op == "in":
-        return f"{en.expr(left)} is {en.one_of(right) if isinstance(right, (A.ListLit, A.SetLit)) else 'in ' + en.expr(right)}"
+        where = en.one_of(right) if isinstance(right, (A.ListLit, A.SetLit)) else "in " + en.expr(right)
+        return f"{en.expr(left)} is {where}"
     if op == "not in":
         if isinstance(right, (A.ListLit, A.SetLit)) and right.items:
             return f"{en.expr(left)} is neither {join_and([en.expr(i) for i in right.items], 'nor')}"

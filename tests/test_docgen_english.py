@@ -117,13 +117,15 @@ PHRASES = [
     ("for r in [first_player] + after(first_player) { r.ready = true }",
      "For each player r, in turn order from the first player:\n  Set player r's ready to true."),
     ("choose pick from [\"yes\", \"no\"] by p prompt \"Sure?\"\nif pick == \"yes\" { over = true }",
-     "The player chooses “yes” or “no” (“Sure?”).\nIf the player chose “yes”:\n  Set the over to true."),
+     "The player chooses “yes” or “no” (“Sure?”).\nIf the player chose “yes”:\n"
+     "  Set the over to true."),
     ("if count(c for c in p.kept if c.points > 3) == 0 { over = true }",
      "If there are no the player's kept Gems whose points is more than 3:\n  Set the over to true."),
     ("emit found(p, g)", "(Event: the player finds Gem g.)"),
     ("log p, \"finds a gem\"", "(Note: The player finds a gem.)"),
     ("p.done = true", "From now on, the player's turn is over."),
-    ("if not p.done { p.drunk = true }", "If the player's turn is not over:\n  From now on, the player has used a Potion."),
+    ("if not p.done { p.drunk = true }",
+     "If the player's turn is not over:\n  From now on, the player has used a Potion."),
     ("if not q.drunk and p.drunk { p.done = false }", "If player q has not used a Potion and the player has used a "
                                                        "Potion:\n  From now on, the player's turn is not over."),
     ("repeat count(p.kept) { over = true }", "Repeat as many times as the number of the player's kept Gems:\n"
