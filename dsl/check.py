@@ -86,6 +86,7 @@ class Checker(ExprChecks):
         seen: dict = {}
         singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring"}
         for d in self.decls:
+            self.check_reads(d)
             if isinstance(d, A.Variant):
                 if d.name in s.variants:
                     self.error(d, f"variant \"{d.name}\" is declared twice",
@@ -130,7 +131,6 @@ class Checker(ExprChecks):
                 self.error(d, f"'{name}' is a built-in name and cannot be declared")
                 continue
             seen[name] = d
-            self.check_reads(d)
             if isinstance(d, A.Enum):
                 s.enums[name] = d
                 if d.columns:
@@ -716,7 +716,7 @@ class Checker(ExprChecks):
     def check_reads(self, d) -> None:
         """`@reads("{p} gain …")` on a function, procedure, event, variable or zone names only its parameters (a
         player variable's owner is `{player}`, a keyed variable's key is its key's name)."""
-        for a in d.annots:
+        for a in getattr(d, "annots", ()):
             if a.name != "reads":
                 continue
             names = A.reads_params(d)

@@ -186,6 +186,7 @@ def test_describe_decl_renders_one_declaration(phrasebook):
     ('@reads("{p} finds {nobody}")', "event seen(p: player)", "unknown parameter in @reads 'nobody'"),
     ('@reads("x")', "action shout() { }", "@reads belongs on a function, procedure, event, variable or zone"),
     ('@reads("{p} is over")', "var gone: bool = false", "unknown parameter in @reads 'p'"),
+    ('@reads("x")', "when found(p, g) { }", "@reads belongs on a function, procedure, event, variable or zone"),
     ("@reads", "event seen(p: player)", "@reads needs a phrase"),
 ])
 def test_reads_is_checked(annot, decl, message):
