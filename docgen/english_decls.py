@@ -55,7 +55,8 @@ def d_cardkind(en: English, k: A.CardKind) -> str:
     s = f"A {kind_noun(k.name)} card has {fields}"
     if k.active_in:
         s += "; its Ongoing and Static abilities work while it is in " + join_and(
-            [en.zone_name(z) for z in k.active_in], "or")
+            [("its owner's " + en.zone_noun(z)) if z in en.sym.zones and en.sym.zones[z].per_player
+             else en.zone_name(z) for z in k.active_in], "or")
     return s + "."
 
 
