@@ -72,8 +72,10 @@ def stopping_value(cond, var: str):
 
 def changes(en: English, decls: list, var: str, stop=None) -> list:
     """Where a shared variable is set, as steps: "It becomes true in Caravan moves, if the caravan deck is empty."
-    With `stop`, only the settings to that value."""
+    With `stop`, only the settings to that value; a variable with an `@reads` phrase lists only the places
+    ("Caravan moves, if the Caravan deck is empty.")."""
     out = []
+    named = stop is not None and en.sym.vars[var][0].reads is not None
     for name, block in rules(decls):
         found: list = []
         guarded(block, [], found,
@@ -81,7 +83,8 @@ def changes(en: English, decls: list, var: str, stop=None) -> list:
         for st, conds in found:
             if stop is not None and not (isinstance(st.value, A.Literal) and st.value.value is stop):
                 continue
-            out.append(Step(sentence(f"it becomes {en.expr(st.value)} in {name}{when(en, conds)}")))
+            text = f"{name}{when(en, conds)}" if named else f"it becomes {en.expr(st.value)} in {name}{when(en, conds)}"
+            out.append(Step(sentence(text)))
     return out
 
 
@@ -92,9 +95,12 @@ def explain_end(en: English, sym, decls: list) -> list:
         names = sorted({n.name for n in walk(w.cond) if isinstance(n, A.Name)} & set(sym.vars))
         children = []
         for v in names:
-            ch = changes(en, decls, v, stopping_value(w.cond, v))
+            stop = stopping_value(w.cond, v)
+            ch = changes(en, decls, v, stop)
+            reading = en.var_reading(A.Name(v, ref=("var",)), negated=not stop) if stop is not None else None
             if ch:
-                children.append(Step(f"{cap(en.varname(v))}:", ch))
+                children.append(Step(f"{quote(cap(reading))} is set in:" if reading and en.sym.vars[v][0].reads
+                                     else f"{cap(en.varname(v))}:", ch))
         out.append(Step(sentence(f"play goes on as long as {en.expr(w.cond)}; when that fails, the game ends "
                                  "once the play sequence is over"), children))
     for name, block in rules(decls):

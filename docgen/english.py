@@ -299,8 +299,9 @@ class English:
         """A declaration's `@reads` phrase with its slots filled by the rendered arguments (None without one).
 
         A word right after a leading slot is a verb written for "you" ("{p} gain …"): it agrees with the
-        subject. `[s]` is a plural ending, dropped after a slot that reads "1"; a slot after a number drops its
-        "the" ("gain one {x}" → "gain one crystal of this card's color").
+        subject, or is negated ("does not gain"; None when the phrase has no such verb). `{p's}` is a possessive;
+        `[s]` a plural ending, dropped after a slot that reads "1"; a slot after a number drops its "the" or reads
+        "Y of X" for "X's Y" ("gain one {x}" → "gain one crystal of this card's color").
         """
         template = decl.reads if decl is not None else None
         if template is None:
@@ -359,9 +360,30 @@ class English:
 
     def var_noun(self, target) -> tuple:
         """(owner phrase or None, humanized variable name) of an assignment target."""
+        reading = self.var_reading(target)
+        if reading is not None:
+            return None, reading
         if isinstance(target, A.FieldOf) and target.ref and target.ref[0] in ("pvar", "pparam"):
             return self.expr(target.obj), self.varname(target.name)
         return None, self.expr(target)
+
+    def var_reading(self, e, negated: bool = False) -> Optional[str]:
+        """A variable's `@reads` phrase for `v` or `P.v` ("this is the last round", "your turn is over"), or None.
+        Negated: the first "is", "are", "has" … of the phrase takes a "not"."""
+        if isinstance(e, A.Name) and (e.ref or ("",))[0] == "var":
+            decl, args = self.sym.vars[e.name][0], []
+        elif isinstance(e, A.FieldOf) and (e.ref or ("",))[0] == "pvar" and e.name in self.sym.vars:
+            decl, args = self.sym.vars[e.name][0], [self.expr(e.obj)]
+        else:
+            return None
+        reading = self.phrase(decl, args)
+        if reading is None or not negated:
+            return reading
+        out, n = re.subn(r"\b(is|are|was|were|can|may|must|will|has|have)\b( \w+ed\b)?",
+                         lambda m: m.group(1) + " not" + (m.group(2) or "") if m.group(2) or m.group(1) not in (
+                             "has", "have") else {"has": "does not have", "have": "do not have"}[m.group(1)],
+                         reading, count=1)
+        return out if n else f"it is not the case that {reading}"
 
     def varname(self, name: str) -> str:
         if name in ("at", "in", "on", "to", "from"):

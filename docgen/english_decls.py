@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 from dsl import ast as A
 
-from .words import article, cap, humanize, join_and, quote, sentence
+from .words import article, cap, humanize, join_and, kind_noun, quote, sentence
 
 if TYPE_CHECKING:
     from .english import English
@@ -43,16 +43,20 @@ def d_enum(en: English, e: A.Enum) -> str:
 
 def d_field(en: English, f: A.FieldDecl) -> str:
     s = f"{humanize(f.name)} ({en.typeref(f.type)})"
-    if f.default is not None:
+    if isinstance(f.default, A.Literal) and f.default.value == "":
+        s += ", empty unless given"
+    elif f.default is not None:
         s += f", {en.expr(f.default)} unless given"
     return s
 
 
 def d_cardkind(en: English, k: A.CardKind) -> str:
-    s = f"A {k.name} card has " + (join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only")
+    fields = join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only"
+    s = f"A {kind_noun(k.name)} card has {fields}"
     if k.active_in:
         s += "; its Ongoing and Static abilities work while it is in " + join_and(
-            [en.zone_name(z) for z in k.active_in], "or")
+            [("its owner's " + en.zone_noun(z)) if z in en.sym.zones and en.sym.zones[z].per_player
+             else en.zone_name(z) for z in k.active_in], "or")
     return s + "."
 
 
@@ -79,7 +83,7 @@ def d_cards(en: English, c: A.Cards) -> str:
             total += int(r.cells[idx].value)
         else:
             total += 1
-    return f"{total} {c.kind} card{'s' if total != 1 else ''} ({len(c.rows)} different), starting in " \
+    return f"{total} {kind_noun(c.kind)} card{'s' if total != 1 else ''} ({len(c.rows)} different), starting in " \
            f"{en.zone_name(c.zone)}."
 
 
@@ -88,7 +92,7 @@ VISIBILITY = {"public": "face up, seen by everyone", "hidden": "face down, seen 
 
 
 def d_zone(en: English, z: A.Zone) -> str:
-    s = f"{cap(humanize(z.name))}: {z.kind} cards, {VISIBILITY.get(z.visibility, z.visibility)}"
+    s = f"{cap(humanize(z.name))}: {kind_noun(z.kind)} cards, {VISIBILITY.get(z.visibility, z.visibility)}"
     if z.per_player:
         s += "; one per player"
     if z.limit is not None:
@@ -138,9 +142,7 @@ def d_procedure(en: English, p: A.Procedure) -> str:
 def d_actionparam(en: English, p: A.ActionParam) -> str:
     if p.domain is not None:
         ty = p.domain.ty.element() if p.domain.ty is not None else None
-        noun = en.local(p.name, ty)
-        noun = humanize(p.name) if noun == "the " + humanize(p.name) else noun
-        return f"{noun} from {en.expr(p.domain)}"
+        return f"{en.local(p.name, ty)} from {en.expr(p.domain)}"
     return f"{humanize(p.name)}: any {en.typeref(p.type).split(' ', 1)[-1]}"
 
 
@@ -161,7 +163,8 @@ def trigger_head(en: English, p: A.EventPattern) -> str:
     if p.form == "changed":
         v = en.sym.vars.get(p.name)
         per_player = v is not None and v[0].per_player
-        return f"whenever {'a player’s ' if per_player else 'the '}{en.varname(p.name)} changes"
+        owner = "a player's " if per_player else "the "
+        return f"whenever {owner}{en.varname(p.name)} changes"
     ev = en.sym.events.get(p.name)
     types = (ev[1] or []) if ev else []
     reading = en.phrase(ev[0], [binder_noun(en, b, types[i] if i < len(types) else None)

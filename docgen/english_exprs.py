@@ -44,7 +44,7 @@ def e_name(en: English, e: A.Name) -> str:
     if kind == "zone":
         return en.zone_name(e.name)
     if kind in ("var", "param", "keyed"):
-        return "the " + en.varname(e.name)
+        return en.var_reading(e) or "the " + en.varname(e.name)
     if e.name in en.you_names:
         return "you"
     if e.name in en.sym.members:
@@ -53,6 +53,9 @@ def e_name(en: English, e: A.Name) -> str:
 
 
 def e_field(en: English, e: A.FieldOf) -> str:
+    reading = en.var_reading(e)
+    if reading is not None:
+        return reading
     obj = en.expr(e.obj)
     kind = e.ref[0] if e.ref else None
     name = en.zone_noun(e.name) if kind == "pzone" else en.varname(e.name) if kind in ("pvar", "pparam") \
@@ -111,6 +114,8 @@ def e_call(en: English, e: A.Call) -> str:
                 return nested
             return f"the number of {en.expr(g.elem)} {en.clauses(g)}"
         a = args[0]
+        if isinstance(a, A.Name) and a.ref == ("players",):
+            return "the number of players"
         if a.ty is not None and a.ty.kind == "zone":
             return f"the number of {en.source_phrase(a, None)}"
         return f"the number of {en.expr(a)}"
@@ -123,6 +128,15 @@ def e_call(en: English, e: A.Call) -> str:
                 src, filt = en.over(g)
                 src = src if src.startswith(("the ", "your ", "all ")) or "'s " in src else "the " + src
                 return f"the total {humanize(el.name)} of {src}{filt}"
+            simple = isinstance(cl.source, A.Name) and (
+                cl.source.ref == ("players",) or (cl.source.ref and cl.source.ref[0] == "enum"))
+            if len(g.clauses) == 1 and simple and cl.cond is None:
+                saved = dict(en.roles)
+                en.roles[cl.var] = "each player" if cl.source.ref == ("players",) else "each " + cl.source.name
+                try:
+                    return f"the total of {en.expr(el)}"
+                finally:
+                    en.roles = saved
             return f"the sum of {en.expr(el)} {en.clauses(g)}"
         return f"the sum of {en.expr(args[0])}"
     if n in ("any", "all"):
@@ -166,7 +180,8 @@ def e_call(en: English, e: A.Call) -> str:
         count = en.expr(args[1])
         return f"1 {a0}" if count == "1" else f"{count} × {a0}"
     if n == "members":
-        return f"the kinds of {plural(en.type_noun(args[0].ty.elem)) if args[0].ty and args[0].ty.elem else 'values'} in {a0}"
+        kinds = plural(en.type_noun(args[0].ty.elem)) if args[0].ty and args[0].ty.elem else "values"
+        return f"the kinds of {kinds} in {a0}"
     if n == "owner":
         return f"the owner of {a0}"
     # an unknown name: still words, never a class name
@@ -306,7 +321,8 @@ def e_binop(en: English, e: A.BinOp) -> str:
         what = en.expr(left)
         return f"{what} {be(left, what)}{COMPARE[op][2:]} {en.expr(right)}"
     if op == "in":
-        return f"{en.expr(left)} is {en.one_of(right) if isinstance(right, (A.ListLit, A.SetLit)) else 'in ' + en.expr(right)}"
+        where = en.one_of(right) if isinstance(right, (A.ListLit, A.SetLit)) else "in " + en.expr(right)
+        return f"{en.expr(left)} is {where}"
     if op == "not in":
         if isinstance(right, (A.ListLit, A.SetLit)) and right.items:
             return f"{en.expr(left)} is neither {join_and([en.expr(i) for i in right.items], 'nor')}"
@@ -330,6 +346,9 @@ def e_unop(en: English, e: A.UnOp) -> str:
             reading = en.phrase(en.sym.functions[inner.name][0], [en.expr(a) for a in inner.args], negated=True)
             if reading is not None:
                 return reading
+        negated = en.var_reading(inner, negated=True)
+        if negated is not None:
+            return negated
         if isinstance(inner, (A.Name, A.FieldOf, A.Index)):
             return en.expr(inner) + " is false"
         if isinstance(inner, A.BinOp) and inner.op in INVERSE:

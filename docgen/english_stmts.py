@@ -31,6 +31,8 @@ def s_assign(en: English, st: A.Assign) -> Step:
         return Step(sentence(f"add {en.expr(v.right)} to {en.expr(st.target)}"))
     if st.op == "=" and isinstance(v, A.Call) and v.name == "remove" and _same(v.args[0], st.target):
         return Step(sentence(f"remove {en.expr(v.args[1])} from {en.expr(st.target)}"))
+    if st.op == "=" and isinstance(v, A.Literal) and isinstance(v.value, bool) and en.var_reading(st.target):
+        return Step(sentence("from now on, " + en.var_reading(st.target, negated=not v.value)))
     if st.op == "=" and ty is not None and ty.kind == "bool" and isinstance(v, (A.BinOp, A.UnOp, A.Call)):
         return Step(sentence(f"set {en.expr(st.target)} to whether {en.expr(v)}"))
     if st.op == "=":
@@ -222,6 +224,9 @@ def _target(en: English, target, options=None) -> str:
     return en.expr(target)
 
 
+DANGLING = {"the", "a", "an", "their", "your", "his", "her", "its"}  # a choice's verb that cannot end a phrase
+
+
 def s_choose(en: English, st: A.Choose) -> Step:
     who = en.subject_of(st.by)
     if isinstance(st.target, A.Name):
@@ -234,10 +239,13 @@ def s_choose(en: English, st: A.Choose) -> Step:
         return Step(sentence(s + (f" ({quote(st.prompt)})" if st.prompt else "")))
     tgt = _target(en, st.target, st.options)
     named = isinstance(st.target, A.Name) and len(st.target.name) <= 2 and tgt.endswith(" " + st.target.name)
+    verb = st.verb if st.verb and ":" not in st.verb and st.verb.split()[-1].lower() not in DANGLING else None
     if named:
         whole_enum = isinstance(st.options, A.Name) and st.options.ref and st.options.ref[0] == "enum"
         s = f"{who} {conjugate(who, 'choose')} {article(tgt) if whole_enum else tgt}" + (
-            "" if whole_enum else f" from {en.expr(st.options)}")
+            "" if whole_enum else f" from {en.expr(st.options)}") + (f" to {verb}" if verb else "")
+    elif verb:
+        s = f"{who} {conjugate(who, 'choose')} {_options(en, st.options, st.target)} to {verb} ({tgt})"
     else:
         s = f"{who} {conjugate(who, 'choose')} {_options(en, st.options, st.target)} as {tgt}"
     if st.skip:

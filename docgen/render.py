@@ -24,7 +24,7 @@ from dsl.link import load_program, sources
 from .endings import explain_end
 from .english import English
 from .english_decls import VISIBILITY, cell, static_text, trigger_parts
-from .words import Step, cap, humanize, quote, walk
+from .words import Step, cap, humanize, kind_noun, quote, sentence, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = ("md", "html")
@@ -112,7 +112,7 @@ def decl_label(d) -> str:
     if isinstance(d, A.Abilities):
         return "the abilities of " + ", ".join(quote(c) for c in d.cards)
     if isinstance(d, A.Cards):
-        return f"the {d.kind} cards"
+        return f"the {kind_noun(d.kind)} cards"
     if isinstance(d, A.Trigger):
         return "a rule that reacts: " + humanize(d.event.name or d.event.form)
     if isinstance(d, (A.Setup, A.Play, A.Scoring)):
@@ -160,11 +160,11 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                       "fields": [humanize(f) for f in fields], "members": rows})
     ctx["enums"] = enums
 
-    ctx["kinds"] = [{"name": k.name, "doc": k.doc, "summary": en.describe(k),
+    ctx["kinds"] = [{"name": kind_noun(k.name) + " card", "doc": k.doc, "summary": en.describe(k),
                      "fields": [{"name": humanize(f.name), "type": en.typeref(f.type),
                                  "default": en.expr(f.default) if f.default is not None else ""} for f in k.fields],
                      "active_in": [humanize(z) for z in k.active_in]} for k in sym.kinds.values()]
-    ctx["zones"] = [{"name": humanize(z.name), "kind": z.kind, "doc": z.doc, "per_player": z.per_player,
+    ctx["zones"] = [{"name": humanize(z.name), "kind": kind_noun(z.kind), "doc": z.doc, "per_player": z.per_player,
                      "visibility": VISIBILITY.get(z.visibility, z.visibility),
                      "limit": en.expr(z.limit) if z.limit is not None else "",
                      "rec": marks.mark(z.reconstructed, humanize(z.name))} for z in sym.zones.values()]
@@ -239,10 +239,10 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                 "abilities": ", ".join(card_kinds_abilities.get(name, [])) or "—",
                 "rec": marks.mark(reconstructed(r.annots), name),
             })
-        decks.append({"kind": cd.kind, "zone": humanize(cd.zone), "doc": cd.doc, "summary": en.describe(cd),
+        decks.append({"kind": kind_noun(cd.kind), "zone": humanize(cd.zone), "doc": cd.doc, "summary": en.describe(cd),
                       "columns": [humanize(c) for c in cols], "rows": rows,
                       "has_abilities": any(r["abilities"] != "—" for r in rows),
-                      "rec": marks.mark(cd.reconstructed, f"{cd.kind} cards")})
+                      "rec": marks.mark(cd.reconstructed, f"{kind_noun(cd.kind)} cards")})
     ctx["decks"] = decks
 
     abilities = []
@@ -291,7 +291,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["terms"] = [{"name": cap(humanize(f.name)), "params": [humanize(p.name) for p in f.params], "doc": f.doc,
-                     "text": en.describe(f).split(": ", 1)[-1], "rec": marks.mark(f.reconstructed, f.name)}
+                     "text": sentence(en.expr(f.body)), "rec": marks.mark(f.reconstructed, f.name)}
                     for f, _, _ in sym.functions.values()]
 
     # variants
@@ -372,7 +372,7 @@ def md_cell(value) -> str:
 
 MD_INLINE = re.compile(r"([\\`*_\[\]~])")
 MD_LINE_START = re.compile(r"^(\s*)(?:([#+=-])|(\d+)([.)]))", re.M)
-MD_NEXT_LINES = re.compile(r"(?<=\n)(\s*)(?:([#+=-])|(\d+)([.)]))")
+MD_NO_LINE_START = re.compile(r"(?!)")  # text inside a line: no line starts to escape
 
 
 def md_line(value) -> str:
@@ -380,10 +380,11 @@ def md_line(value) -> str:
     return md_text(value, MD_LINE_START)
 
 
-def md_text(value, line_start=MD_NEXT_LINES) -> str:
-    """Text from a game file as literal Markdown: emphasis, code, link and strike-through marks are escaped, so are
-    block marks at a line's start (#, -, +, "1."), entities and angle brackets (no raw HTML gets through)."""
-    s = str(value if value is not None else "")
+def md_text(value, line_start=MD_NO_LINE_START) -> str:
+    """Text from a game file as literal Markdown, on one line: emphasis, code, link and strike-through marks are
+    escaped, so are entities and angle brackets (no raw HTML gets through); `md_line` also escapes a block mark
+    (#, -, +, "1.") at the start."""
+    s = re.sub(r"\s*\n\s*", " ", str(value if value is not None else ""))  # hard-wrapped lines join
     s = MD_INLINE.sub(r"\\\1", s)
     s = re.sub(r"&(?=#?\w+;)", "&amp;", s).replace("<", "&lt;").replace(">", "&gt;")
     return line_start.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else

@@ -169,3 +169,13 @@ def occurrences(node, name: str) -> int:
 
 
 ALIASES = {"to": "the destination", "from": "the origin", "at": "the place"}
+
+
+def kind_noun(name: str) -> str:
+    """A card kind's name before "card(s)": `Wish` → "Wish", `WishCard` → "Wish", `CaravanCard` → "Caravan"."""
+    if not re.search(r"[a-z][A-Z]", name):
+        return name
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).split()
+    if len(words) > 1 and words[-1].lower() == "card":
+        words = words[:-1]
+    return " ".join(words)

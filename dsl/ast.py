@@ -663,6 +663,8 @@ def reads_params(d) -> Optional[list]:
         return [p.name for p in d.params]
     if isinstance(d, Var) and d.keyed_by is not None:
         return [d.keyed_by.name]
+    if isinstance(d, Var):
+        return ["player"] if d.per_player else []
     if isinstance(d, Zone):
         return []
     return None

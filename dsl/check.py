@@ -86,6 +86,7 @@ class Checker(ExprChecks):
         seen: dict = {}
         singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring"}
         for d in self.decls:
+            self.check_reads(d)
             if isinstance(d, A.Variant):
                 if d.name in s.variants:
                     self.error(d, f"variant \"{d.name}\" is declared twice",
@@ -138,7 +139,6 @@ class Checker(ExprChecks):
                 self.error(d, f"'{name}' is a built-in name and cannot be declared")
                 continue
             seen[name] = d
-            self.check_reads(d)
             if isinstance(d, A.Enum):
                 s.enums[name] = d
                 if d.columns:
@@ -722,13 +722,14 @@ class Checker(ExprChecks):
 
     # ---------------------------------------------------------------- @reads("…"): how a declaration reads in English
     def check_reads(self, d) -> None:
-        """`@reads("{p} gain …")` on a function, procedure, event, keyed variable or zone names only its parameters."""
-        for a in d.annots:
+        """`@reads("{p} gain …")` on a function, procedure, event, variable or zone names only its parameters (a
+        player variable's owner is `{player}`, a keyed variable's key is its key's name)."""
+        for a in getattr(d, "annots", ()):
             if a.name != "reads":
                 continue
             names = A.reads_params(d)
             if names is None:
-                self.error(a, "@reads belongs on a function, procedure, event, keyed variable or zone")
+                self.error(a, "@reads belongs on a function, procedure, event, variable or zone")
             elif not a.text:
                 self.error(a, "@reads needs a phrase", 'e.g. @reads("{p} shows the wish")')
             else:

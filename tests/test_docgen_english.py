@@ -36,6 +36,10 @@ player var home: Crystal? = none
 player var ready: bool = false
 var supply: bag of Crystal = {ruby: 5, sapphire: 5}
 var over: bool = false
+@reads("{player's} turn is over")
+player var done: bool = false
+@reads("{player} have used a Potion")
+player var drunk: bool = false
 var leader: player? = none
 var first_player: player = first(players)
 @reads("the Crystals stored for {c}")
@@ -113,11 +117,17 @@ PHRASES = [
     ("for r in [first_player] + after(first_player) { r.ready = true }",
      "For each player r, in turn order from the first player:\n  Set player r's ready to true."),
     ("choose pick from [\"yes\", \"no\"] by p prompt \"Sure?\"\nif pick == \"yes\" { over = true }",
-     "The player chooses “yes” or “no” (“Sure?”).\nIf the player chose “yes”:\n  Set the over to true."),
+     "The player chooses “yes” or “no” (“Sure?”).\nIf the player chose “yes”:\n"
+     "  Set the over to true."),
     ("if count(c for c in p.kept if c.points > 3) == 0 { over = true }",
      "If there are no the player's kept Gems whose points is more than 3:\n  Set the over to true."),
     ("emit found(p, g)", "(Event: the player finds Gem g.)"),
     ("log p, \"finds a gem\"", "(Note: The player finds a gem.)"),
+    ("p.done = true", "From now on, the player's turn is over."),
+    ("if not p.done { p.drunk = true }",
+     "If the player's turn is not over:\n  From now on, the player has used a Potion."),
+    ("if not q.drunk and p.drunk { p.done = false }", "If player q has not used a Potion and the player has used a "
+                                                       "Potion:\n  From now on, the player's turn is not over."),
     ("repeat count(p.kept) { over = true }", "Repeat as many times as the number of the player's kept Gems:\n"
                                             "  Set the over to true."),
 ]
@@ -174,7 +184,9 @@ def test_describe_decl_renders_one_declaration(phrasebook):
 
 @pytest.mark.parametrize("annot, decl, message", [
     ('@reads("{p} finds {nobody}")', "event seen(p: player)", "unknown parameter in @reads 'nobody'"),
-    ('@reads("x")', "action shout() { }", "@reads belongs on a function, procedure, event, keyed variable or zone"),
+    ('@reads("x")', "action shout() { }", "@reads belongs on a function, procedure, event, variable or zone"),
+    ('@reads("{p} is over")', "var gone: bool = false", "unknown parameter in @reads 'p'"),
+    ('@reads("x")', "when found(p, g) { }", "@reads belongs on a function, procedure, event, variable or zone"),
     ("@reads", "event seen(p: player)", "@reads needs a phrase"),
 ])
 def test_reads_is_checked(annot, decl, message):
@@ -270,8 +282,11 @@ def test_wish_sheet_reads_as_a_rulebook(wish_md):
         "**Static.** If Magic Tower is in your badges and the number of your fulfilled Wishes of colour white is "
         "more than 0 and the number of your fulfilled Wishes of colour yellow is more than 0, add 6 to your "
         "destiny VP.",
-        "- Play goes on as long as the last round is false; when that fails, the game ends once the play sequence "
-        "is over.\n  - Last round:\n    - It becomes true in Caravan moves, if the Caravan deck is empty.",
+        "- Play goes on as long as this is not the last round; when that fails, the game ends once the play "
+        "sequence is over.\n  - “This is the last round” is set in:\n    - Caravan moves, if the Caravan deck is "
+        "empty.",
+        "- From now on, this is the last round.",
+        "- Only if your turn is not over; otherwise: “your turn is over”.",
         "- (Event: you fulfill Wish w from the site.)",
         "Whenever a card leaves the Offer:",
     ]:
