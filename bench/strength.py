@@ -28,6 +28,7 @@ from interpreter import load_game  # noqa: E402
 from interpreter.agents import agent_seed, ask, make_agent  # noqa: E402
 
 MAX_DECISIONS = 1500
+TABLE_DECISIONS = 300  # at a table of MCTS Agents, rounds in which nobody slaps can go on and on
 GAMES = {
     "wish": ("games/wish.wish", 2),
     "three_wishes": ("games/three_wishes.wish", 3),
@@ -59,13 +60,13 @@ class Guesses:
                 f"[{100 * lo:.0f}–{100 * hi:.0f}%], after {self.rows / self.count:.2f} rows on average")
 
 
-def play_one(game, players: int, specs: list, seed: int, guesses: dict) -> list:
+def play_one(game, players: int, specs: list, seed: int, guesses: dict, limit: int = MAX_DECISIONS) -> list:
     """Play one seeded game; note Wunschmaschine guesses per agent name. Returns the winners, or None for a
-    game cut off after MAX_DECISIONS (agents that all wait for the others can stall Wunschmaschine)."""
+    game cut off after `limit` decisions (agents that all wait for the others can stall Wunschmaschine)."""
     st = game.new_state(players, seed=seed)
     agents = [make_agent(s, seat, agent_seed(seed, seat)) for seat, s in enumerate(specs)]
     rows_var = next((i for i, v in enumerate(game.gvars) if v.name == "rows"), None)
-    for _ in range(MAX_DECISIONS):
+    for _ in range(limit):
         if st.is_over:
             return st.winners()
         seat = st.to_move[0]
@@ -122,6 +123,7 @@ def main(argv=None) -> int:
     ap.add_argument("--table-games", type=int, default=4,
                     help="Wunschmaschine games with the same agent in every seat, for guess statistics")
     ap.add_argument("--only", choices=sorted(GAMES), help="one game only")
+    ap.add_argument("--tables-only", action="store_true", help="only the Wunschmaschine tables")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     for name in sorted(GAMES) if args.only is None else [args.only]:
@@ -130,7 +132,8 @@ def main(argv=None) -> int:
         mcts = f"mcts:iterations={iters}" + (";rollout=4" if wish else "")
         games = args.wish_games if wish else args.games
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
-            print(report(match(name, a, b, games, args.seed)), flush=True)
+            if not args.tables_only:
+                print(report(match(name, a, b, games, args.seed)), flush=True)
         if name == "wunschmaschine":
             for spec in (mcts, "random"):
                 print(table(name, spec, args.table_games, args.seed), flush=True)
@@ -143,10 +146,10 @@ def table(name: str, spec: str, games: int, seed: int) -> str:
     game = load_game(str(REPO / path))
     guesses: dict = {}
     start = time.time()
-    cut = sum(play_one(game, players, [spec] * players, seed * 10_000 + 5_000 + i, guesses) is None
-              for i in range(games))
+    cut = sum(play_one(game, players, [spec] * players, seed * 10_000 + 5_000 + i, guesses, TABLE_DECISIONS)
+              is None for i in range(games))
     lines = [f"{name} ({players}p) every seat {spec}: {games} games, {time.time() - start:.0f} s"
-             + (f"; {cut} cut off after {MAX_DECISIONS} decisions" if cut else "")]
+             + (f"; {cut} cut off after {TABLE_DECISIONS} decisions" if cut else "")]
     lines += [g.line(who) for who, g in sorted(guesses.items())]
     return "\n".join(lines)
 

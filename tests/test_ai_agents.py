@@ -212,6 +212,14 @@ def test_without_the_checks_samples_would_contradict_them():
     assert not all(answers_hold(info.sample(rng), rows) for _ in range(60))
 
 
+def test_when_every_draw_contradicts_the_best_one_is_used_and_counted():
+    st, seat, rows = machine_states()[0]
+    info, rng = InfoSet(st, seat, tries=1), random.Random(4)
+    samples = [info.sample(rng) for _ in range(30)]
+    assert 0 < info.failures == info.rejected < 30
+    assert sum(answers_hold(s, rows) for s in samples) == 30 - info.failures
+
+
 def test_only_announcements_since_the_last_shuffle_are_checked():
     """Older ones read cards that were shuffled away since: tying them to where those cards are now would leak."""
     later_rounds = 0
