@@ -731,14 +731,17 @@ def check(decls: list, path: str, sources: dict) -> Symbols:
 def check_program(program: A.Program) -> Symbols:
     """Check the base game and every variant; raise one WishCheckError with all their problems."""
     from . import variants as V
-    diags, sym = [], None
+    diags, seen, sym = [], set(), None
     for v in [None] + V.variant_names(program):
         try:
             s = check(V.resolve(program, v), program.path, {program.path: program.source})
             if v is None:
                 sym = s
         except WishCheckError as err:
-            diags.extend(d for d in err.diagnostics if d not in diags)
+            for d in err.diagnostics:
+                if d not in seen:
+                    seen.add(d)
+                    diags.append(d)
     if diags:
         raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, {program.path: program.source})
     return sym

@@ -206,6 +206,23 @@ class State(StateData):
                 out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
         if sorted(c for z in self.zones for c in z) != list(range(len(self.where))):
             out.append("a card is lost or in two places")
+        return out + self._broken_amounts()
+
+    def _broken_amounts(self) -> list:
+        """Engine invariants of amounts: no variable below its minimum, no negative count in a bag, no zone
+        over its limit."""
+        g, out = self.game, []
+        rows = [(g.gvars[i], "", v) for i, v in enumerate(self.gvars)]
+        rows += [(g.pvars[i], f"{self.player_name(p)} ", v) for p in self.seats for i, v in enumerate(self.pvars[p])]
+        rows += [(g.kvars[i], f"[{k}] ", v) for i, vs in enumerate(self.kvars) for k, v in enumerate(vs)]
+        for info, owner, value in rows:
+            if info.minimum is not None and isinstance(value, int) and value < info.minimum:
+                out.append(f"{owner}{info.name} is {value}, below its minimum {info.minimum}")
+            if info.ty.kind == "bag" and isinstance(value, tuple) and any(x < 0 for x in value):
+                out.append(f"{owner}{info.name} holds a negative amount")
+        for slot, limit in enumerate(self.lay.slot_limit):
+            if limit is not None and len(self.zones[slot]) > limit(self, {}):
+                out.append(f"{self.lay.slot_names[slot]} holds {len(self.zones[slot])} cards, over its limit")
         return out
 
     def player_name(self, p) -> str:
