@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Union
 
-import attrs
-
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
-from . import views
+from . import checks, views
 from .effects import loop_again
 from .state import Frame, LogEntry, Rng, StateData, clone_data, data_to_json
 
@@ -154,7 +152,7 @@ class State(StateData):
         if self.decisions > MAX_DECISIONS:
             err = WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions (the last one was "
                                    "asked here)", op.span, state=self)
-            raise self._in_context(err)
+            raise checks.in_context(self, err)
         self._guard(op.answer, frame, d.answers, op.span)
         self.run()
 
@@ -206,24 +204,7 @@ class State(StateData):
                 out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
         if sorted(c for z in self.zones for c in z) != list(range(len(self.where))):
             out.append("a card is lost or in two places")
-        return out + self._broken_amounts()
-
-    def _broken_amounts(self) -> list:
-        """Engine invariants of amounts: no variable below its minimum, no negative count in a bag, no zone
-        over its limit."""
-        g, out = self.game, []
-        rows = [(g.gvars[i], "", v) for i, v in enumerate(self.gvars)]
-        rows += [(g.pvars[i], f"{self.player_name(p)} ", v) for p in self.seats for i, v in enumerate(self.pvars[p])]
-        rows += [(g.kvars[i], f"[{k}] ", v) for i, vs in enumerate(self.kvars) for k, v in enumerate(vs)]
-        for info, owner, value in rows:
-            if info.minimum is not None and isinstance(value, int) and value < info.minimum:
-                out.append(f"{owner}{info.name} is {value}, below its minimum {info.minimum}")
-            if info.ty.kind == "bag" and isinstance(value, tuple) and any(x < 0 for x in value):
-                out.append(f"{owner}{info.name} holds a negative amount")
-        for slot, limit in enumerate(self.lay.slot_limit):
-            if limit is not None and len(self.zones[slot]) > limit(self, {}):
-                out.append(f"{self.lay.slot_names[slot]} holds {len(self.zones[slot])} cards, over its limit")
-        return out
+        return out + checks.broken_amounts(self)
 
     def player_name(self, p) -> str:
         return f"player {p + 1}" if p is not None else "nobody"
@@ -260,7 +241,7 @@ class State(StateData):
             if self.steps > limit:
                 message = (f"the game ran {MAX_STEPS} steps without ending" if limit == MAX_STEPS else
                            f"the rules ran {MAX_RUN_STEPS} steps without a decision or the end of the game")
-                raise self._in_context(WishRuntimeError(message, op.span, state=self))
+                raise checks.in_context(self, WishRuntimeError(message, op.span, state=self))
             self._guard(op.run, f, None, op.span, single=True)
 
     def _guard(self, fn, a, b, span, single=False):
@@ -270,7 +251,7 @@ class State(StateData):
         except WishError as err:
             if isinstance(err, WishRuntimeError) and err.state is None:
                 err.state = self
-                self._in_context(err)
+                checks.in_context(self, err)
             raise
         except (TypeError, IndexError, KeyError, ValueError) as err:
             raise WishRuntimeError(f"this statement failed: {type(err).__name__}: {err} "
@@ -281,26 +262,8 @@ class State(StateData):
             name = self.game.codes[code].name or "a block"
             err = WishRuntimeError(f"effects are nested more than {MAX_STACK} deep: {name} starts again and again "
                                    "before it ends (a procedure that calls itself?)", span, state=self)
-            raise self._in_context(err)
+            raise checks.in_context(self, err)
         self.stack.append(Frame(code, env, data, depth))
-
-    def rule_path(self, most: int = 6) -> str:
-        """The named rules running now, outermost first: `play → action travel → procedure spin`."""
-        names = []
-        for f in self.stack:
-            name = self.game.codes[f.code].name
-            if name and name not in names:
-                names.append(name)
-        if len(names) > most:
-            names = names[:1] + ["…"] + names[-(most - 1):]
-        return " → ".join(names)
-
-    def _in_context(self, err: WishRuntimeError) -> WishRuntimeError:
-        """Add to a runtime error's diagnostic a hint naming the rules that were running."""
-        path = self.rule_path()
-        if path and err.diagnostics and err.diagnostics[0].hint is None:
-            err.diagnostics[0] = attrs.evolve(err.diagnostics[0], hint=f"while running: {path}")
-        return err
 
     def finish(self) -> None:
         self.over = True
