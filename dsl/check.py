@@ -759,14 +759,17 @@ def check_program(program: A.Program) -> Symbols:
     from . import variants as V
     from .link import sources
     texts = sources(program)
-    diags, sym = [], None
+    diags, seen, sym = [], set(), None
     for v in [None] + V.variant_names(program):
         try:
             s = check(V.resolve(program, v), program.path, texts)
             if v is None:
                 sym = s
         except WishCheckError as err:
-            diags.extend(d for d in err.diagnostics if d not in diags)
+            for d in err.diagnostics:
+                if d not in seen:
+                    seen.add(d)
+                    diags.append(d)
     if diags:
         raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, texts)
     return sym

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from typing import TYPE_CHECKING, Iterable, Optional
 
 import attrs
@@ -27,7 +28,7 @@ class Diagnostic:
         out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity}: {self.message}"]
         lines = source.splitlines() if source is not None else []
         if 0 < sp.line <= len(lines):
-            text = lines[sp.line - 1].replace("\t", " ")
+            text = printable(lines[sp.line - 1].replace("\t", " "))
             out.append(f"  {sp.line:>4} | {text}")
             width = 1
             if sp.end_line == sp.line and sp.end_col > sp.col:
@@ -37,6 +38,14 @@ class Diagnostic:
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """`text` safe for a terminal: control characters (but tab and newline) become U+FFFD, one for one."""
+    return _CONTROL.sub("\ufffd", text)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
@@ -56,13 +65,14 @@ class WishError(Exception):
         self.sources: dict = sources or {}
 
     def render(self) -> str:
+        """The message and diagnostics, safe to print: no control character of a file reaches the terminal."""
         if not self.diagnostics:
-            return f"error: {self}"
+            return printable(f"error: {self}")
         parts = [d.render(self.sources.get(d.span.file) if d.span else None) for d in self.diagnostics]
         n = sum(1 for d in self.diagnostics if d.severity == "error")
         if n > 1:
             parts.append(f"{n} errors")
-        return "\n".join(parts)
+        return printable("\n".join(parts))
 
 
 class WishSyntaxError(WishError):

@@ -12,6 +12,7 @@ from .errors import Diagnostic, WishSyntaxError
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SYNTAX_ERRORS = 20
 MAX_DEPTH = 200
+MAX_SOURCE = 500_000  # characters (bytes for a file on disk); the largest game, Wish, has about 70,000
 
 if TYPE_CHECKING:  # Lark is imported when a text must really be parsed (not on a cache hit)
     import lark
@@ -270,6 +271,9 @@ def _parse_tree(text: str, path: str):
 
 def parse(text: str, path: str = "<string>") -> A.Program:
     """Parse a whole file (or read it from the parse cache). Raises WishSyntaxError listing every syntax error."""
+    if len(text) > MAX_SOURCE:
+        _too_large(path, f"{len(text):,} characters")
+    _refuse_control_characters(text, path)
     key = cache.key_of(_grammar_text(), text, path)
     prog = cache.load(key)
     if prog is None:
@@ -277,6 +281,31 @@ def parse(text: str, path: str = "<string>") -> A.Program:
         cache.store(key, prog)
     prog.source = text
     return prog
+
+
+# Characters that could rewrite a terminal (escape sequences, a lone carriage return) or hide code (bidi controls).
+_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+MAX_UNSAFE_REPORTED = 5
+
+
+def _too_large(path: str, size: str) -> None:
+    message = f"{path}: the file is too large ({size}; the limit is {MAX_SOURCE:,}, Wish has about 70,000)"
+    raise WishSyntaxError(message, [Diagnostic(None, message)])
+
+
+def _refuse_control_characters(text: str, path: str) -> None:
+    diags = []
+    for m in _UNSAFE.finditer(text):
+        start = m.start()
+        line = text.count("\n", 0, start) + 1
+        col = start - (text.rfind("\n", 0, start) + 1) + 1
+        diags.append(Diagnostic(A.Span(path, line, col, line, col + 1),
+                                f"control character U+{ord(m.group()):04X} in the text",
+                                "remove it: it could rewrite a terminal or hide code (in strings write \\n or \\t)"))
+        if len(diags) == MAX_UNSAFE_REPORTED:
+            break
+    if diags:
+        raise WishSyntaxError(f"control characters in {path}", diags, {path: text})
 
 
 def _grammar_text() -> str:
@@ -323,6 +352,8 @@ def _too_deep(span: A.Span, depth, text: str) -> WishSyntaxError:
 def parse_file(path: str) -> A.Program:
     p = Path(path)
     try:
+        if p.is_file() and p.stat().st_size > MAX_SOURCE * 4:  # no UTF-8 text of MAX_SOURCE characters is larger
+            _too_large(path, f"{p.stat().st_size:,} bytes")
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise WishSyntaxError(f"{path}: no such file", [Diagnostic(None, f"{path}: no such file")]) from None

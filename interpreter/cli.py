@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from dsl.errors import IllegalAction, WishError, WishRuntimeError
+from dsl.errors import IllegalAction, WishError, WishRuntimeError, printable
 
 EXIT_ABANDONED = 130
 
@@ -171,6 +171,8 @@ def cmd_run(args) -> int:
         raise WishError("run needs a GAME (a .wish file), or --resume FILE")
     game = load_game(args.game, args.variant)
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
+    if not game.min_players <= players <= game.max_players:  # before one agent is made per seat
+        raise WishError(f"{game.name} is played by {game.min_players} to {game.max_players} players, not {players}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     agents, specs = seat_agents(args, players, seed)
     print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
@@ -346,11 +348,11 @@ def cmd_test(args) -> int:
         return 1
     failed = 0
     for r in results:
-        print(f"{'PASS' if r.ok else 'FAIL'} {r.path}: {r.name}")
+        print(printable(f"{'PASS' if r.ok else 'FAIL'} {r.path}: {r.name}"))
         if not r.ok:
             failed += 1
             for line in (r.message or "").splitlines():
-                print(f"    {line}")
+                print(printable(f"    {line}"))
     print(f"{len(results) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

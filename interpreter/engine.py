@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Union
 
-import attrs
-
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
-from . import views
+from . import checks, views
 from .effects import loop_again
 from .state import Frame, LogEntry, Rng, StateData, clone_data, data_to_json
 
@@ -155,7 +153,7 @@ class State(StateData):
         if self.decisions > MAX_DECISIONS:
             err = WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions (the last one was "
                                    "asked here)", op.span, state=self)
-            raise self._in_context(err)
+            raise checks.in_context(self, err)
         self._guard(op.answer, frame, d.answers, op.span)
         self.run()
 
@@ -207,7 +205,7 @@ class State(StateData):
                 out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
         if sorted(c for z in self.zones for c in z) != list(range(len(self.where))):
             out.append("a card is lost or in two places")
-        return out
+        return out + checks.broken_amounts(self)
 
     def player_name(self, p) -> str:
         return f"player {p + 1}" if p is not None else "nobody"
@@ -244,7 +242,7 @@ class State(StateData):
             if self.steps > limit:
                 message = (f"the game ran {MAX_STEPS} steps without ending" if limit == MAX_STEPS else
                            f"the rules ran {MAX_RUN_STEPS} steps without a decision or the end of the game")
-                raise self._in_context(WishRuntimeError(message, op.span, state=self))
+                raise checks.in_context(self, WishRuntimeError(message, op.span, state=self))
             self._guard(op.run, f, None, op.span, single=True)
 
     def _guard(self, fn, a, b, span, single=False):
@@ -254,7 +252,7 @@ class State(StateData):
         except WishError as err:
             if isinstance(err, WishRuntimeError) and err.state is None:
                 err.state = self
-                self._in_context(err)
+                checks.in_context(self, err)
             raise
         except (TypeError, IndexError, KeyError, ValueError) as err:
             raise WishRuntimeError(f"this statement failed: {type(err).__name__}: {err} "
@@ -265,26 +263,8 @@ class State(StateData):
             name = self.game.codes[code].name or "a block"
             err = WishRuntimeError(f"effects are nested more than {MAX_STACK} deep: {name} starts again and again "
                                    "before it ends (a procedure that calls itself?)", span, state=self)
-            raise self._in_context(err)
+            raise checks.in_context(self, err)
         self.stack.append(Frame(code, env, data, depth))
-
-    def rule_path(self, most: int = 6) -> str:
-        """The named rules running now, outermost first: `play → action travel → procedure spin`."""
-        names = []
-        for f in self.stack:
-            name = self.game.codes[f.code].name
-            if name and name not in names:
-                names.append(name)
-        if len(names) > most:
-            names = names[:1] + ["…"] + names[-(most - 1):]
-        return " → ".join(names)
-
-    def _in_context(self, err: WishRuntimeError) -> WishRuntimeError:
-        """Add to a runtime error's diagnostic a hint naming the rules that were running."""
-        path = self.rule_path()
-        if path and err.diagnostics and err.diagnostics[0].hint is None:
-            err.diagnostics[0] = attrs.evolve(err.diagnostics[0], hint=f"while running: {path}")
-        return err
 
     def finish(self) -> None:
         self.over = True

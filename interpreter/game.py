@@ -366,18 +366,22 @@ class Game:
     def state_from_json(self, text: str) -> State:
         try:
             doc = json.loads(text)
-        except (ValueError, TypeError) as err:
+        except (ValueError, TypeError, RecursionError) as err:
             raise WishError(f"this is not a saved game: {err}") from None
         if not isinstance(doc, dict) or doc.get("format") != "wishdsl-state-1":
             raise WishError("this is not a wishdsl saved game (unknown format)")
         if doc.get("game") != self.fingerprint:
             raise WishError(f"this saved game belongs to '{doc.get('game')}', not to '{self.fingerprint}' "
                             "(another game, variant or version of the file)")
+        n = doc.get("n")
+        if type(n) is not int or not self.min_players <= n <= self.max_players:
+            raise WishError(f"the saved game is damaged: {self.name} is played by {self.min_players} to "
+                            f"{self.max_players} players, not {str(n)[:20]}")
         st = State.__new__(State)
-        st._bind(self, doc["n"])
+        st._bind(self, n)
         try:
             data_from_json(doc, st)
-        except (KeyError, TypeError, ValueError, IndexError) as err:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
             raise WishError(f"the saved game is damaged: {type(err).__name__}: {err}") from None
         return st
 

@@ -90,3 +90,19 @@ def test_the_command_line_names_the_rule_and_keeps_the_state(name, tmp_path, mon
     assert json.loads(text)["format"] == "wishdsl-state-1"
     state = load_source(src, str(path)).state_from_json(text)
     assert not state.is_over
+
+
+def test_engine_invariants_see_amounts_out_of_bounds():
+    src = HEAD.replace("player var pick: int = 0\n", "player var pick: int = 0 min 0\n") + (
+        'enum Gem { ruby, jade }\nplayer var gems: bag of Gem = {}\ncard Card {\n  power: int = 0\n}\n'
+        'zone deck: Card public limit 3\ncards Card in deck {\n  | name | count |\n  | "A"  | 2     |\n}\n'
+        'play {\n  x = 1\n}\n' + TAIL)
+    game = load_source(src, "amounts.wish")
+    st = game.new_state(2, seed=1)
+    assert st.broken_invariants() == []
+    st.pvars[1][game.pvar_index["pick"]] = -1
+    st.pvars[0][game.pvar_index["gems"]] = (0, -2)
+    deck = st.zones[game.zone_base["deck"]]
+    deck.extend([deck[0], deck[1]])
+    assert st.broken_invariants() == ["a card is lost or in two places", "player 1 gems holds a negative amount",
+                                      "player 2 pick is -1, below its minimum 0", "deck holds 4 cards, over its limit"]
