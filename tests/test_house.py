@@ -218,6 +218,10 @@ def test_every_command_takes_a_house_rule(tmp_path, capsys):
     assert main(["docs", house, "-o", str(tmp_path / "h.md")]) == 0
     assert "Wunschmaschine — to 3 coins" in (tmp_path / "h.md").read_text(encoding="utf-8")
     assert main(["test", "games/scenarios/house/wunschmaschine_3_coins.yaml"]) == 0
+    assert main(["simulate", house, "-n", "6", "--players", "3", "--seed", "2", "--json"]) == 0
+    assert '"Wunschmaschine — to 3 coins"' in capsys.readouterr().out
+    assert main(["simulate", "games/wunschmaschine.wish", "-n", "6", "--players", "3", "--seed", "2",
+                 "--compare", house]) == 0
     assert main(["diff", "games/wunschmaschine.wish", house, "--format", "html", "-o", str(tmp_path / "d.html")]) == 0
     page = (tmp_path / "d.html").read_text(encoding="utf-8")
     assert "Coins to win" in page or "coins to win" in page.lower()
