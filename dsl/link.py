@@ -90,10 +90,18 @@ def _load(path: Path, roots: list, seen: list) -> A.Program:
 
 def _target(program: A.Program, e: A.Extends, roots: list, seen: list) -> tuple:
     """(resolved path, None) or (None, the diagnostic saying why the path is refused)."""
-    here = Path(program.path).parent
-    target = Path(os.path.normpath(here / e.path))
     if not e.path.endswith(".wish"):
         return None, Diagnostic(e.span, f"'extends' names a .wish file; \"{e.path}\" is not one")
+    try:
+        return _inside(program, e, roots, seen)
+    except (OSError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        return None, Diagnostic(e.span, f"cannot use \"{e.path[:80]}\" as a game file: {reason}")
+
+
+def _inside(program: A.Program, e: A.Extends, roots: list, seen: list) -> tuple:
+    here = Path(program.path).parent
+    target = Path(os.path.normpath(here / e.path))
     resolved = target.resolve()
     if not any(resolved == r or r in resolved.parents for r in roots):
         return None, Diagnostic(

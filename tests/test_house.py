@@ -257,3 +257,17 @@ def test_the_generated_house_rule_diffs_are_up_to_date():
             if not target.exists() or target.read_text(encoding="utf-8") != render_diff(diff, fmt):
                 stale.append(str(target.relative_to(ROOT)))
     assert not stale, "out of date (regenerate with: python -m docgen): " + ", ".join(stale)
+
+
+@pytest.mark.parametrize("path,needle", [
+    ("x/" * 3000 + "a.wish", "as a game file: File name too long"),
+    ("", "'extends' names a .wish file"),
+    ("/", "'extends' names a .wish file"),
+    ("/etc/passwd.wish", "lies outside the game's folder tree"),
+    ("sub/" * 100 + "../" * 100 + "h.wish", "'extends' makes a cycle: h.wish → h.wish"),
+])
+def test_hostile_extends_paths_are_refused_with_a_message(tmp_path, path, needle):
+    root = _tree(tmp_path, {"h.wish": f'extends "{path}"\n'})
+    with pytest.raises(WishError) as err:
+        load_game(str(root / "h.wish"))
+    assert needle in err.value.render()
