@@ -17,12 +17,11 @@ import attrs
 
 from dsl import ast as A
 from dsl import variants as V
-from dsl.check import check
-from dsl.link import load_program, sources
+from dsl.link import load_program
 
 from .english import English
 from .words import quote
-from .render import decl_label, environment, reconstructed
+from .render import decl_label, environment, load, reconstructed, tidy
 
 POSITION_FIELDS = ("span", "columns_span")
 
@@ -61,32 +60,25 @@ def same(a, b) -> bool:
     return a == b
 
 
-def _resolved(path: str, variant: Optional[str]):
-    program = load_program(path)
-    decls = V.resolve(program, variant)
-    return program, decls, check(decls, program.path, sources(program))
-
-
 def game_diff(base: str, variant: str) -> GameDiff:
     """Compare the game in `base` with `variant`: a house-rule file's path, or a variant name of `base`.
     A house rule that extends `base` under a variant is compared with `base` under that variant."""
-    base_prog, old, old_sym = _resolved(base, None)
+    base_prog, old, old_sym = load(base, None)
     base_label = base_prog.path
     if Path(variant).suffix == ".wish" or Path(variant).is_file():
-        new_prog, new, new_sym = _resolved(variant, None)
+        new_prog, new, new_sym = load(variant, None)
         label = variant
         ext = next((d for d in new_prog.decls if isinstance(d, A.Extends)), None)
         doc = ext.doc if ext is not None else None
         parent = new_prog.parent
-        if parent is not None and parent.parent_variant is None and new_prog.parent_variant is not None \
+        if parent is not None and new_prog.parent_variant is not None \
                 and Path(parent.path).resolve() == Path(base).resolve():
-            base_prog, old, old_sym = _resolved(base, new_prog.parent_variant)
+            base_prog, old, old_sym = load(base, new_prog.parent_variant)
             base_label = f'{base_prog.path}, variant "{new_prog.parent_variant}"'
     else:
-        new_prog, new, new_sym = _resolved(base, variant)
+        new_prog, new, new_sym = load(base, variant)
         label = f'variant "{variant}"'
-        found = V.find_variant(base_prog, variant) if variant in V.variant_names(base_prog) else None
-        doc = found.doc if found is not None else None
+        doc = V.find_variant(base_prog, variant).doc  # `load` has refused an unknown variant
     out = compare(old, new, English(old_sym), English(new_sym))
     return GameDiff(base_label, label, new_sym.game.name, doc, out)
 
@@ -152,20 +144,23 @@ def _step_key(s: A.ScoreStep, i: int) -> str:
     return f"{s.form} {s.label}" if s.label is not None else f"{s.form} #{i}"
 
 
+def _step_what(s: A.ScoreStep) -> str:
+    return f"Scoring step {quote(s.label)}" if s.label else "Scoring: who loses"
+
+
 def _scoring(b: A.Scoring, d: A.Scoring, en_old: English, en_new: English) -> list:
     old = {_step_key(s, i): s for i, s in enumerate(b.steps)}
     new = {_step_key(s, i): s for i, s in enumerate(d.steps)}
     out = []
     for key, s in new.items():
-        what = f"Scoring step {quote(s.label)}" if s.label else "Scoring: who loses"
         if key not in old:
-            out.append(Change("added", f"scoring {key}", what, None, en_new.describe(s)))
+            out.append(Change("added", f"scoring {key}", _step_what(s), None, en_new.describe(s)))
         elif not same(old[key], s):
-            out.append(Change("changed", f"scoring {key}", what, en_old.describe(old[key]), en_new.describe(s)))
+            out.append(Change("changed", f"scoring {key}", _step_what(s), en_old.describe(old[key]),
+                              en_new.describe(s)))
     for key, s in old.items():
         if key not in new:
-            what = f"Scoring step {quote(s.label)}" if s.label else "Scoring: who loses"
-            out.append(Change("removed", f"scoring {key}", what, en_old.describe(s), None))
+            out.append(Change("removed", f"scoring {key}", _step_what(s), en_old.describe(s), None))
     return out
 
 
@@ -192,16 +187,9 @@ def render_diff(diff: GameDiff, fmt: str = "md") -> str:
     if fmt not in ("md", "html"):
         raise ValueError(f"unknown format {fmt!r}: use md or html")
     groups = [(kind, [_data(c) for c in diff.changes if c.kind == kind]) for kind in ("changed", "added", "removed")]
-    text = environment(fmt).get_template(f"diff.{fmt}.j2").render(
+    return tidy(environment(fmt).get_template(f"diff.{fmt}.j2").render(
         base=diff.base, variant=diff.variant, title=diff.title, doc=diff.doc, groups=groups,
-        count=len(diff.changes))
-    lines = [line.rstrip() for line in text.splitlines()]
-    out: list = []
-    for line in lines:
-        if line == "" and out and out[-1] == "":
-            continue
-        out.append(line)
-    return "\n".join(out).strip() + "\n"
+        count=len(diff.changes)))
 
 
 def house_diffs(house_dir: Path) -> list:

@@ -411,16 +411,15 @@ def render_sheet(path: str, variant: Optional[str] = None, fmt: str = "md") -> s
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     ctx = build_context(path, variant)
-    text = environment(fmt).get_template(f"sheet.{fmt}.j2").render(**ctx)
-    lines = [line.rstrip() for line in text.splitlines()]
-    out, blank = [], False
-    for line in lines:  # at most one blank line in a row
-        if line == "":
-            if blank:
-                continue
-            blank = True
-        else:
-            blank = False
+    return tidy(environment(fmt).get_template(f"sheet.{fmt}.j2").render(**ctx))
+
+
+def tidy(text: str) -> str:
+    """Rendered text without trailing spaces, with at most one blank line in a row, ending in one newline."""
+    out: list = []
+    for line in (line.rstrip() for line in text.splitlines()):
+        if line == "" and out and out[-1] == "":
+            continue
         out.append(line)
     return "\n".join(out).strip() + "\n"
 

@@ -16,6 +16,7 @@ import attrs
 
 from . import ast as A
 from .errors import Diagnostic, WishCheckError, did_you_mean
+from .link import sources
 
 
 def own_decls(program: A.Program) -> list:
@@ -69,11 +70,6 @@ def find_variant(program: A.Program, name: str) -> A.Variant:
     return own_variants(program)[name]
 
 
-def _sources(program: A.Program) -> dict:
-    from .link import sources
-    return sources(program)
-
-
 def overlay(decls: list, changes: list, program: A.Program) -> list:
     """Apply `changes` to `decls` (see the module's docstring)."""
     out = list(decls)
@@ -99,7 +95,7 @@ def overlay(decls: list, changes: list, program: A.Program) -> list:
     result = [d for i, d in enumerate(out) if i not in removed]
     diags.extend(_unused_additions(decls, changes, result))
     if diags:
-        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, _sources(program))
+        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, sources(program))
     return result
 
 
