@@ -432,7 +432,7 @@ class Compiler:
     def s_Choose(self, s: A.Choose):
         by = self.expr(s.by) if s.by is not None else (lambda st, env: env["you"])
         return E.ChooseOp(s.span, self.place(s.target), self.options(s), s.options.ty.element(), by,
-                          s.prompt, s.verb or self.verb(s.target), s.distinct, s.skip)
+                          s.prompt, s.verb or self.verb(s.target), s.distinct, s.skip, self.coll(s.options))
 
     def options(self, s):
         """The options of a choice; with `distinct`, options that look the same to the decider come once;

@@ -39,6 +39,8 @@ class Code:
 
 
 class Op:
+    announces = False  # an AnnounceOp: its observations are announcements everyone heard
+
     __slots__ = ("span", "code", "index")
 
     def __init__(self, span):
@@ -268,10 +270,19 @@ class AnnounceOp(Op):
         super().__init__(span)
         self.value, self.ty = value, ty
 
+    announces = True
+
     def run(self, st, frame):
         v = self.value(st, frame.env)
         st.observations.append((len(st.log), self.code, self.index, v, snapshot(st, frame.env)))
         st.write_log(f"Announcement: {st.render(v, self.ty)}")
+
+    def recheck(self, st, env):
+        """The announced value, evaluated again (under other card identities: interpreter/infoset.py)."""
+        return self.value(st, env)
+
+
+CHOSEN = "$chosen"  # the chosen card, in the environment of a choice's observation (never a name in a game)
 
 
 def snapshot(st, env: dict) -> tuple:
@@ -293,14 +304,18 @@ class LogOp(Op):
 
 
 class ChooseOp(Op):
-    """`choose TARGET from OPTIONS by PLAYER`: one player picks one option."""
+    """`choose TARGET from OPTIONS by PLAYER`: one player picks one option.
 
-    __slots__ = ("place", "options", "elem", "by", "prompt", "verb", "distinct", "skip")
+    Choosing a card that not everyone knows is observed: the others learn that it was among the options (the
+    Wish Machine wishes only for single-item cards). The observation keeps what the options read, like an
+    announcement, so an agent can reject samples in which the card would not have been an option."""
 
-    def __init__(self, span, place, options, elem, by, prompt, verb, distinct, skip):
+    __slots__ = ("place", "options", "elem", "by", "prompt", "verb", "distinct", "skip", "among")
+
+    def __init__(self, span, place, options, elem, by, prompt, verb, distinct, skip, among):
         super().__init__(span)
         self.place, self.options, self.elem, self.by, self.prompt = place, options, elem, by, prompt
-        self.verb, self.distinct, self.skip = verb, distinct, skip
+        self.verb, self.distinct, self.skip, self.among = verb, distinct, skip, among
 
     def run(self, st, frame):
         env = frame.env
@@ -315,8 +330,16 @@ class ChooseOp(Op):
 
     def answer(self, st, frame, answers):
         (who, value), = answers.items()
+        if value is not None and self.elem.kind == "card" and st.known[value] != st.all_mask:
+            env = dict(frame.env)
+            env[CHOSEN] = value
+            st.observations.append((len(st.log), self.code, self.index, True, snapshot(st, env)))
         st.write_place(self.place, frame.env, value, self.span)
         st.log_choice(who, value, self.elem, self.verb, self.skip)
+
+    def recheck(self, st, env) -> bool:
+        """Would the chosen card be among the options (all of them, before `distinct`)?"""
+        return env[CHOSEN] in tuple(self.among(st, env))
 
 
 class SimultaneousOp(Op):

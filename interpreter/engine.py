@@ -40,7 +40,7 @@ class State(StateData):
         st._bind(game, players)
         st.seed = seed
         st.rng = Rng(seed)
-        st.stack, st.decision, st.log, st.observations, st.after = [], None, [], [], []
+        st.stack, st.decision, st.log, st.observations, st.shuffles, st.after = [], None, [], [], [], []
         st.over, st.steps, st.decisions, st.final = False, 0, 0, None
         lay = st.lay
         st.zones = [[] for _ in range(lay.slots)]
@@ -453,9 +453,10 @@ class State(StateData):
         self.rng.shuffle(self.zones[slot])
         vis = self.lay.slot_vis[slot]
         keep = self.all_mask if vis == "public" else (1 << self.lay.slot_owner[slot]) if vis == "owner" else 0
-        for c in self.zones[slot]:
-            if not self.face[c]:
-                self.known[c] &= keep
+        hidden = tuple(c for c in self.zones[slot] if not self.face[c])
+        for c in hidden:
+            self.known[c] &= keep
+        self.shuffles.append((len(self.log), keep, hidden))
         self.write_log(SHUFFLED.format(self.lay.slot_names[slot]))
 
     def peek(self, cards: tuple, who: int) -> None:

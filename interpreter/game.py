@@ -18,7 +18,7 @@ from dsl.parser import parse
 
 from .compile import Compiler
 from .engine import State
-from .state import data_from_json
+from .state import STATE_FORMAT, data_from_json
 
 
 LOGGED_KINDS = ("int", "bag", "player", "enum")  # changes of these are logged unless the var is @quiet
@@ -368,7 +368,7 @@ class Game:
             doc = json.loads(text)
         except (ValueError, TypeError, RecursionError) as err:
             raise WishError(f"this is not a saved game: {err}") from None
-        if not isinstance(doc, dict) or doc.get("format") != "wishdsl-state-1":
+        if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
             raise WishError("this is not a wishdsl saved game (unknown format)")
         if doc.get("game") != self.fingerprint:
             raise WishError(f"this saved game belongs to '{doc.get('game')}', not to '{self.fingerprint}' "

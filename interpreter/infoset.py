@@ -6,15 +6,17 @@ card the seat does not know now has an identity redrawn from the pool of identit
 is sorted canonically, shuffled with the agent's generator and dealt to the unknown instances in instance
 order, so permuting hidden identities in the true state gives the very same samples.
 
-Announcements stay true: each observation records the environment and a snapshot of the zones and variables
-its expression read (`effects.snapshot`), so it is evaluated again under the new identities; a sample that
-contradicts one is rejected and drawn again. Only announcements made since the last shuffle that made the seat
-lose track of cards are checked: a card the announcement read may since have been shuffled away, and tying its
-new, unseen position to the announcement would tell the seat where it went. (What such an older announcement
-says about the cards' identities as a whole stays true: the pool of identities is the same.) An announcement
-whose value, under the true identities, read no identity the seat does not know now cannot come out otherwise,
-so it is not checked. Nothing here is game-specific: everything derives from the zones' visibility, the
-players' knowledge (`state.known`), the shuffles in the log and the recorded announcements.
+Observations stay true. An announcement, and the choice of a card not everyone knows (the others learn it
+was among the options: the Wish Machine wishes only for single-item cards), records the environment and a
+snapshot of the zones and variables it read (`effects.snapshot`); it is evaluated again under the new
+identities, and a sample that contradicts one is rejected and drawn again. After a shuffle that made the seat
+lose track of cards, an older observation is checked only while it comes out the same whichever shuffled card
+has which identity (tested on permutations of them, see `_unchanged_by_shuffles`): otherwise tying it to a
+shuffled card's new, unseen place would tell the seat where the card went. An observation that, in a world
+built from what the seat knows, read no identity the seat does not know cannot come out otherwise, so it is
+not checked. Nothing here is game-specific: everything derives from the zones' visibility, the players'
+knowledge (`state.known`), the recorded shuffles (`state.shuffles`: which cards, who kept track) and the
+recorded observations.
 
 Also redrawn, because the seat cannot know them: the random generator (a sample's future shuffles and races
 come from the agent's generator, not the game's) and the answers other players already gave to a pending
@@ -24,13 +26,16 @@ a card the seat does not know knows its sampled identity: the sample is a whole 
 from __future__ import annotations
 
 import copy
+import random
 
 from dsl.errors import WishError, WishRuntimeError
 
-from .engine import SHUFFLED, State
+from .effects import CHOSEN
+from .engine import State
 from .state import Rng
 
 DEFAULT_TRIES = 500
+PERMUTATIONS = 6  # permutations of shuffled cards' identities that must leave an old observation unchanged
 _FAILED = object()
 _ERRORS = (WishError, TypeError, IndexError, KeyError, ValueError)
 
@@ -47,10 +52,19 @@ class InfoSet:
         self._groups = _unknown_groups(state, seat)
         self._labels = tuple(a.label for a in state.legal_actions(seat))
         unknown = {c for c, m in enumerate(state.known) if not (m >> seat) & 1}
-        since = _last_shuffle(state, seat)
-        self._checker = _checker(state)
-        checks = [_check_of(state, o) for o in reversed(state.observations) if len(o) > 4 and o[0] > since]
-        self._checks = [ch for ch in checks if _may_differ(self._checker, ch, unknown)]
+        self._checker = checker = _checker(state)
+        base = self._canonical()
+        self._checks = []
+        for o in reversed(state.observations):
+            _set_identities(checker.game, base)
+            check = _check_of(state, o)
+            reads = _reads(checker, check)
+            if reads is not None and not reads & unknown:
+                continue  # it read no identity a sample redraws: it cannot come out otherwise
+            lost = _lost_since(state, seat, o[0], unknown)
+            if lost and not _untouched_by_shuffles(checker, check, reads, base, lost, state.game):
+                continue
+            self._checks.append(check)
 
     @property
     def players(self) -> int:
@@ -80,6 +94,15 @@ class InfoSet:
                 best, best_run = defs, run
         self.failures += 1
         return self._build(best, rng)
+
+    def _canonical(self) -> list:
+        """Identities with every unknown card given one from its pool in sorted order: a world that depends
+        only on what the seat knows."""
+        defs = list(self._state.game.card_def_of)
+        for instances, pool in self._groups:
+            for c, d in zip(instances, pool):
+                defs[c] = d
+        return defs
 
     def _draw(self, rng) -> list:
         defs = list(self._state.game.card_def_of)
@@ -117,15 +140,56 @@ class InfoSet:
         return st
 
 
-def _last_shuffle(state, seat: int) -> int:
-    """Index in the log of the last shuffle that made `seat` lose track of cards (-1: none yet)."""
-    lay = state.lay
-    lines = {(SHUFFLED.format(name),) for slot, name in enumerate(lay.slot_names)
-             if lay.slot_vis[slot] == "hidden" or (lay.slot_vis[slot] == "owner" and lay.slot_owner[slot] != seat)}
-    for i in range(len(state.log) - 1, -1, -1):
-        if state.log[i].parts in lines:
-            return i
-    return -1
+def _lost_since(state, seat: int, t: int, unknown: set) -> set:
+    """The cards the seat does not know now that a shuffle after log index `t` made it lose track of."""
+    lost: set = set()
+    for at, keep, cards in reversed(state.shuffles):
+        if at <= t:
+            break
+        if not (keep >> seat) & 1:
+            lost.update(c for c in cards if c in unknown)
+    return lost
+
+
+def _untouched_by_shuffles(checker, check, reads, base: list, lost: set, game) -> bool:
+    """May this observation still be checked, though the seat lost track of the cards `lost` since?
+
+    Yes if it read none of them. Otherwise only a choice whose chosen card was not shuffled may be, and only
+    if the choice comes out the same whichever lost card has which identity: it then tells only what the
+    chosen card is (the Machine's wish, chosen before the deck was shuffled, is a single-item card). Anything
+    else would tie the observation to a shuffled card's new, unseen place and tell the seat where it went."""
+    if reads is not None and not reads & lost:
+        return True
+    chosen = dict(check[3]).get(CHOSEN)
+    if chosen is None or chosen in lost:
+        return False
+    return _unchanged_by_permutations(checker, check, base, lost, game)
+
+
+def _unchanged_by_permutations(checker, check, base: list, lost: set, game, tries: int = PERMUTATIONS) -> bool:
+    """Does the observation come out the same on `base` (the identities the checker holds, built from what
+    the seat knows) and on `tries` permutations of the lost cards' identities within each card kind? From a
+    fixed generator: a first permutation moves every lost card, the others are random."""
+    by_kind: dict = {}
+    for c in sorted(lost):
+        by_kind.setdefault(game.card_defs[base[c]].kind, []).append(c)
+    groups = [cs for cs in by_kind.values() if len(cs) > 1]
+    want = _evaluate(checker, check)
+    rng = random.Random(0)
+    for i in range(tries if groups else 0):
+        defs = list(base)
+        for cs in groups:
+            ids = [base[c] for c in cs]
+            if i == 0:
+                ids = ids[1:] + ids[:1]
+            else:
+                rng.shuffle(ids)
+            for c, d in zip(cs, ids):
+                defs[c] = d
+        _set_identities(checker.game, defs)
+        if _evaluate(checker, check) != want:
+            return False
+    return True
 
 
 def _unknown_groups(state, seat: int) -> list:
@@ -185,7 +249,7 @@ def _evaluate(checker, check):
     checker.zones, checker.where, checker.gvars, checker.pvars, checker.kvars = places
     checker._fresh_memo()
     try:
-        return checker.game.codes[code].ops[op].value(checker, dict(env))
+        return checker.game.codes[code].ops[op].recheck(checker, dict(env))
     except _ERRORS:
         return _FAILED  # an expression that fails under some identities rules them out
 
@@ -206,9 +270,9 @@ class _Reads(list):
         return list.__iter__(self)
 
 
-def _may_differ(checker, check, unknown: set) -> bool:
-    """Can this announcement come out otherwise in a sample? Not if, under the true identities, it read no
-    identity of a card the seat does not know: the same reads then give the same values, whatever is drawn."""
+def _reads(checker, check):
+    """The cards whose identity the observation reads under the identities the checker holds (any possible
+    world), or None when it reads identities wholesale (every card of a definition, the whole table)."""
     game = checker.game
     plain_defs, plain_instances = game.card_def_of, game.instances_of
     reads: set = set()
@@ -219,7 +283,7 @@ def _may_differ(checker, check, unknown: set) -> bool:
         _evaluate(checker, check)
     finally:
         game.card_def_of, game.instances_of = plain_defs, plain_instances
-    return bool(by_definition) or "all" in reads or bool(reads & unknown)
+    return None if by_definition or "all" in reads else reads
 
 
 __all__ = ["InfoSet"]

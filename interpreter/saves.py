@@ -24,9 +24,10 @@ import attrs
 from dsl.errors import WishError
 
 from .replay import ReplayError, check_actions, first_difference, read_json, replay_actions
+from .state import STATE_FORMAT
 
 FORMAT = "wishdsl-save"
-VERSION = 1
+VERSION = 2  # 2: states record their shuffles
 
 
 @attrs.define
@@ -118,7 +119,7 @@ def read_body(path: str) -> dict:
 
 
 def _looks_like(doc: dict) -> str:
-    if doc.get("format") == "wishdsl-state-1":
+    if doc.get("format") == STATE_FORMAT:
         return " (it is a bare game state: load it with game.state_from_json)"
     if "actions" in doc and "seed" in doc:
         return " (it looks like a game log: use wishdsl replay)"

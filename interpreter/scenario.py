@@ -54,6 +54,7 @@ from dsl.errors import IllegalAction, ScenarioError, WishError
 
 from . import scenario_values as V
 from .game import load_game
+from .views import announcements
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000
@@ -377,7 +378,7 @@ class Runner:
 
     def check_announcements(self, value) -> list:
         st = self.st
-        got = [st.render(v, st.game.codes[code].ops[op].ty) for _, code, op, v, *_ in st.observations]
+        got = [st.render(v, ty) for v, ty in announcements(st)]
         return compare_list("announcements", got, V.texts_of(value, "expect announcements"))
 
     def check_over(self, value) -> list:

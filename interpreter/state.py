@@ -101,12 +101,15 @@ def _render_ref(part, game, reader) -> str:
     return ", ".join(game.card_name(c) if known(m) else "a card" for c, m in zip(cards, masks))
 
 
+STATE_FORMAT = "wishdsl-state-2"  # 2: shuffles are recorded (which cards, who lost track of them)
+
+
 class StateData:
     """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
 
     __slots__ = (
         "n", "seed", "rng", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack", "decision",
-        "log", "observations", "over", "after", "steps", "decisions", "final",
+        "log", "observations", "shuffles", "over", "after", "steps", "decisions", "final",
     )
 
 
@@ -146,6 +149,7 @@ def clone_data(src, dst) -> None:
     dst.decision = src.decision.copy() if src.decision is not None else None
     dst.log = src.log[:]  # entries are never changed once written
     dst.observations = src.observations[:]
+    dst.shuffles = src.shuffles[:]
     dst.over = src.over
     dst.after = [(t, memo.get(id(env)) or env.copy(), d) for t, env, d in src.after]
     dst.steps = src.steps
@@ -175,13 +179,13 @@ def data_to_json(s, fingerprint: str) -> str:
             "answers": [[p, _listify(v)] for p, v in sorted(d.answers.items())], "kinds": _listify(d.kinds),
         }
     doc = {
-        "format": "wishdsl-state-1", "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
+        "format": STATE_FORMAT, "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
         "gvars": _listify(tuple(s.gvars)), "pvars": _listify(tuple(tuple(r) for r in s.pvars)),
         "kvars": _listify(tuple(tuple(r) for r in s.kvars)),
         "zones": s.zones, "where": s.where, "face": s.face, "known": s.known, "seen": s.seen,
         "stack": stack, "envs": envs, "after": after, "decision": decision,
         "log": [_listify(tuple(e.parts)) for e in s.log],
-        "observations": _listify(tuple(s.observations)),
+        "observations": _listify(tuple(s.observations)), "shuffles": _listify(tuple(s.shuffles)),
         "over": s.over, "steps": s.steps, "decisions": s.decisions, "final": _listify(s.final),
     }
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
@@ -210,6 +214,7 @@ def data_from_json(doc: dict, s) -> None:
                               d["code"], d["op"], {p: _tuplify(v) for p, v in d["answers"]}, _tuplify(d["kinds"]))
     s.log = [LogEntry(tuple(p if isinstance(p, str) else _tuplify(p) for p in parts)) for parts in doc["log"]]
     s.observations = [_tuplify(o) for o in doc["observations"]]
+    s.shuffles = [_tuplify(x) for x in doc["shuffles"]]
     s.over = doc["over"]
     s.steps = doc["steps"]
     s.decisions = doc["decisions"]

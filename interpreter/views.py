@@ -146,6 +146,16 @@ def _card_view(st, c: int, player: int) -> dict:
         return {"name": st.game.card_name(c), "face_up": st.face[c]}
     return {"hidden": True}
 
+def announcements(st) -> list:
+    """The values announced so far, with their types (observations of choices are not announcements)."""
+    codes = st.game.codes
+    out = []
+    for _, code, op, v, *_ in st.observations:
+        o = codes[code].ops[op]
+        if o.announces:
+            out.append((v, o.ty))
+    return out
+
 
 def view(st, player: int) -> dict:
     """Everything `player` may know now, as JSON-ready data. No generator state, no stack, no hidden card."""
@@ -181,7 +191,7 @@ def view(st, player: int) -> dict:
         },
         "zones": zones,
         "decision": decision,
-        "announcements": [st.render(v, g.codes[code].ops[op].ty) for _, code, op, v, *_ in st.observations],
+        "announcements": [st.render(v, ty) for v, ty in announcements(st)],
         "log": st.log_lines(player),
         "over": st.over,
         "scores": st.scores() if st.over else None,

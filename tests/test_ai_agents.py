@@ -7,6 +7,7 @@ from test_views import kind_of, with_identities
 
 from interpreter import WishError, load_game
 from interpreter.agents import GreedyAgent, MctsAgent, make_agent, make_agents, play
+from interpreter.effects import CHOSEN
 from interpreter.infoset import InfoSet
 
 WISH, THREE, MACHINE = "games/wish.wish", "games/three_wishes.wish", "games/wunschmaschine.wish"
@@ -212,21 +213,45 @@ def test_without_the_checks_samples_would_contradict_them():
     assert not all(answers_hold(info.sample(rng), rows) for _ in range(60))
 
 
+def single_item_wish(st):
+    wish = st.zones[st.lay.slot_names.index("wish")][0]
+    return len(st.game.card_defs[st.game.card_def_of[wish]].fields["items"]) == 1
+
+
+def test_samples_keep_what_the_machines_choice_told():
+    """The Machine chose its wish among single-item cards: no sample wishes for a combo card, though the wish
+    card's identity is redrawn among all the cards the agent cannot place."""
+    for st, seat, rows in machine_states():
+        info, rng = InfoSet(st, seat), random.Random(3)
+        assert all(single_item_wish(info.sample(rng)) for _ in range(40))
+    st, seat, _ = machine_states()[0]
+    info, rng = InfoSet(st, seat), random.Random(3)
+    info._checks = [ch for ch in info._checks if ch[2] != True]  # noqa: E712 (the choice's observed value)
+    assert not all(single_item_wish(info.sample(rng)) for _ in range(60))
+
+
 def test_when_every_draw_contradicts_the_best_one_is_used_and_counted():
     st, seat, rows = machine_states()[0]
     info, rng = InfoSet(st, seat, tries=1), random.Random(4)
     samples = [info.sample(rng) for _ in range(30)]
     assert 0 < info.failures == info.rejected < 30
-    assert sum(answers_hold(s, rows) for s in samples) == 30 - info.failures
+    assert sum(answers_hold(s, rows) and single_item_wish(s) for s in samples) == 30 - info.failures
 
 
-def test_only_announcements_since_the_last_shuffle_are_checked():
-    """Older ones read cards that were shuffled away since: tying them to where those cards are now would leak."""
+def test_observations_of_cards_shuffled_away_are_not_checked():
+    """The answers of earlier rounds read wish cards shuffled back into the deck since: tying them to where
+    those cards are now would leak. The wish chosen this round left the deck before it was shuffled, so what
+    its choice told still holds whichever deck card is which, and it stays checked; earlier wishes were
+    shuffled back, so their choices are checked only for a card the agent sees again (which cannot leak)."""
     later_rounds = 0
     for st, seat, rows in machine_states():
         info = InfoSet(st, seat)
-        assert 0 < len(info._checks) <= rows
-        later_rounds += len(st.observations) > rows
+        announced = [ch for ch in info._checks if ch[2] != True]  # noqa: E712
+        chosen = [dict(ch[3])[CHOSEN] for ch in info._checks if ch[2] is True]
+        wish = st.zones[st.lay.slot_names.index("wish")][0]
+        assert 0 < len(announced) <= rows and wish in chosen
+        assert all(c == wish or (st.known[c] >> seat) & 1 for c in chosen)  # others: cards it sees again now
+        later_rounds += len(st.observations) > rows + 1
     assert later_rounds > 0
 
 
@@ -287,3 +312,37 @@ def test_searching_agents_refuse_to_act_without_an_information_set():
     for spec in ("mcts", "greedy"):
         with pytest.raises(WishError, match="information set"):
             make_agent(spec, 0, 1).act(st.view(0), st.legal_actions(0) * 2)
+
+
+def test_a_choice_is_observed_but_not_announced():
+    st, seat, rows = machine_states()[0]
+    kinds = [st.game.codes[code].ops[op].announces for _, code, op, *_ in st.observations]
+    assert kinds.count(False) > 0 and len(st.view(seat)["announcements"]) == kinds.count(True)
+    assert st.view(seat)["announcements"][-rows:] == [o[3] for o in st.observations[-rows:]]
+
+
+def test_shuffles_record_the_cards_and_who_kept_track():
+    st, seat, _ = machine_states()[0]
+    deck = st.lay.slot_names.index("deck")
+    at, keep, cards = st.shuffles[-1]
+    assert st.log[at].parts == ("deck is shuffled",) and keep == 0
+    assert set(cards) <= set(st.zones[deck]) | set(st.zones[st.lay.slot_names.index("table")])
+
+
+@pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0")])
+def test_mast_epsilon_is_a_probability(spec, message):
+    with pytest.raises(WishError, match=message):
+        make_agent(spec, 0, 0)
+
+
+def test_mast_rollouts_prefer_the_labels_that_earned_most():
+    """With epsilon 0 a rollout takes, for each player, the option whose label earned it most so far."""
+    st = load_game(MACHINE).new_state(3, seed=2)
+    agent = MctsAgent(seat=0, seed=1, rollout=1, epsilon=0.0)
+    seat = st.to_move[0]
+    labels = [a.label for a in st.legal_actions(seat)]
+    assert len(labels) > 2
+    agent.mast = {(seat, labels[-1]): [3, 2.7], (seat, labels[0]): [5, 0.5]}
+    played: list = []
+    agent._rollout(st, played)
+    assert (seat, labels[-1]) in played
