@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """How strong the AI players are: seeded matches between agents in every game, with win rates and 95% CIs.
 
-    python bench/strength.py [--games 20] [--wish-games 8] [--iterations 100] [--wish-iterations 25]
-                             [--table-games 4] [--only wunschmaschine] [--seed 1]
+    python bench/strength.py [--games 20] [--three-wishes-games 600] [--wish-games 8] [--iterations 100]
+                             [--wish-iterations 25] [--naming 120] [--table-games 4] [--only wunschmaschine]
+                             [--seed 1]
 
 A match "A vs B" in an N-player game seats one A and N-1 B; the A seat moves round the table from game to game.
 A's win rate is the share of games A is among the winners (a shared win counts for each winner); the B column
-is the win rate of one B seat. With N players, an agent as good as the others would win about 1/N of the games.
-For Wunschmaschine it also counts, per kind of agent, how often a guess is right (a random guess is right 1 time
-in 9) and after how many rows it comes, in the matches and at tables where every seat is the same agent.
+is the win rate of one B seat, and "A − B" their mean difference per game with a 95% interval (shared wins
+make both rates exceed 1/N, so the difference is the fair comparison). For Wunschmaschine it also counts, per
+kind of agent, how often a guess is right (a random guess is right 1 time in 9) and after how many rows it
+comes, in the matches and at tables where every seat is the same agent; and, without the slap race, how often
+each agent names the wish right after 1 to 4 rows, next to the most likely item given what was announced.
 
 A measuring tool, not a test. The same arguments give the same games.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 import time
 from pathlib import Path
@@ -26,6 +30,7 @@ if str(REPO) not in sys.path:
 
 from interpreter import load_game  # noqa: E402
 from interpreter.agents import agent_seed, ask, make_agent  # noqa: E402
+from interpreter.infoset import InfoSet  # noqa: E402
 
 MAX_DECISIONS = 1500
 TABLE_DECISIONS = 300  # at a table of MCTS Agents, rounds in which nobody slaps can go on and on
@@ -44,6 +49,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def difference(diffs: list) -> str:
+    """The mean per-game difference (A's win minus one B seat's) in points, with a normal 95% interval."""
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return f"{100 * mean:+.0f} points [{100 * (mean - half):+.0f}, {100 * (mean + half):+.0f}]"
 
 
 class Guesses:
@@ -86,6 +100,7 @@ def match(name: str, a: str, b: str, games: int, seed: int) -> dict:
     path, players = GAMES[name]
     game = load_game(str(REPO / path))
     wins_a = wins_b = cut = 0
+    diffs: list = []
     guesses: dict = {}
     start = time.time()
     for i in range(games):
@@ -95,9 +110,12 @@ def match(name: str, a: str, b: str, games: int, seed: int) -> dict:
         if winners is None:
             cut += 1
             winners = []
-        wins_a += seat_a in winners
-        wins_b += sum(seat in winners for seat in range(players) if seat != seat_a) / (players - 1)
-    return {"game": name, "a": a, "b": b, "games": games, "wins_a": wins_a, "wins_b": wins_b,
+        a_won = float(seat_a in winners)
+        b_won = sum(seat in winners for seat in range(players) if seat != seat_a) / (players - 1)
+        wins_a += a_won
+        wins_b += b_won
+        diffs.append(a_won - b_won)
+    return {"game": name, "a": a, "b": b, "games": games, "wins_a": wins_a, "wins_b": wins_b, "diffs": diffs,
             "players": players, "seconds": time.time() - start, "guesses": guesses, "cut": cut}
 
 
@@ -107,7 +125,7 @@ def report(r: dict) -> str:
     lines = [f"{r['game']} ({r['players']}p) {r['a']} vs {r['b']}: {n} games, "
              f"{r['a'].split(':')[0]} wins {100 * r['wins_a'] / n:.0f}% [95% CI {100 * lo:.0f}–{100 * hi:.0f}%], "
              f"one {r['b'].split(':')[0]} seat {100 * r['wins_b'] / n:.0f}% "
-             f"(even: {100 / r['players']:.0f}%), {r['seconds']:.0f} s"
+             f"(even: {100 / r['players']:.0f}%); A − B {difference(r['diffs'])}; {r['seconds']:.0f} s"
              + (f"; {r['cut']} games cut off after {MAX_DECISIONS} decisions" if r["cut"] else "")]
     for who, g in sorted(r["guesses"].items()):
         lines.append(g.line(who))
@@ -116,7 +134,9 @@ def report(r: dict) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20, help="games per match (3 Wishes, Wunschmaschine)")
+    ap.add_argument("--games", type=int, default=20, help="games per match in Wunschmaschine")
+    ap.add_argument("--three-wishes-games", type=int, default=600,
+                    help="games per match in 3 Wishes (short games, and luck decides many)")
     ap.add_argument("--wish-games", type=int, default=8, help="games per match in Wish (slow)")
     ap.add_argument("--iterations", type=int, default=100, help="MCTS iterations per decision")
     ap.add_argument("--wish-iterations", type=int, default=25, help="MCTS iterations per decision in Wish")
@@ -124,20 +144,101 @@ def main(argv=None) -> int:
                     help="Wunschmaschine games with the same agent in every seat, for guess statistics")
     ap.add_argument("--only", choices=sorted(GAMES), help="one game only")
     ap.add_argument("--tables-only", action="store_true", help="only the Wunschmaschine tables")
+    ap.add_argument("--naming", type=int, default=120,
+                    help="Wunschmaschine positions in which each agent names the wish (0: none)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     for name in sorted(GAMES) if args.only is None else [args.only]:
         wish = name == "wish"
         iters = args.wish_iterations if wish else args.iterations
         mcts = f"mcts:iterations={iters}" + (";rollout=4" if wish else "")
-        games = args.wish_games if wish else args.games
+        games = args.wish_games if wish else args.three_wishes_games if name == "three_wishes" else args.games
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
             if not args.tables_only:
                 print(report(match(name, a, b, games, args.seed)), flush=True)
         if name == "wunschmaschine":
+            if args.naming:
+                print(naming([mcts, "greedy", "random"], args.naming, args.seed), flush=True)
             for spec in (mcts, "random"):
                 print(table(name, spec, args.table_games, args.seed), flush=True)
     return 0
+
+
+def naming_scenes(count: int, seed: int) -> list:
+    """Wunschmaschine states in which one Agent has just won the slap race and must name the wish, as many
+    after 1, 2, 3 and 4 rows: (state, seat, rows). A game is played at random up to a round's first slap
+    decision; every Agent waits until the round has the rows wanted; then one Agent slaps, the others wait."""
+    game = load_game(str(REPO / GAMES["wunschmaschine"][0]))
+    rows_var = next(i for i, v in enumerate(game.gvars) if v.name == "rows")
+    rng = random.Random(seed)
+    scenes: list = []
+    while len(scenes) < count:
+        st = game.new_state(3, seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(1, 200)):
+            action = st.legal_actions(st.to_move[0])
+            st.apply(action[rng.randrange(len(action))])
+            if st.is_over:
+                break
+        while not st.is_over and not _fresh_race(st, rows_var, 1):
+            action = st.legal_actions(st.to_move[0])
+            st.apply(action[rng.randrange(len(action))])
+        if st.is_over:
+            continue
+        want = 1 + len(scenes) % 4
+        while st.gvars[rows_var] < want:
+            for p in list(st.to_move):
+                st.apply("wait", p)
+        seat = rng.choice(st.to_move)
+        for p in list(st.to_move):
+            st.apply("slap" if p == seat else "wait", p)
+        scenes.append((st, seat, want))
+    return scenes
+
+
+def _fresh_race(st, rows_var: int, rows: int) -> bool:
+    """A slap decision nobody has answered yet, after `rows` rows."""
+    d = st.decision
+    return (d is not None and not d.answers and st.gvars[rows_var] == rows
+            and [a.label for a in st.legal_actions(st.to_move[0])] == ["slap", "wait"])
+
+
+def naming(specs: list, count: int, seed: int) -> str:
+    """How often each agent names the wish right, by the rows laid: deduction alone, without the slap race.
+    For comparison, the best anyone could do: the item most often wished for in 400 samples of the Agent's
+    information set (the announcements and the Machine's choice kept true)."""
+    scenes = naming_scenes(count, seed)
+    lines = [f"wunschmaschine: naming the wish in {count} positions (a random name is right 1 time in 9)"]
+    for spec in specs + ["most likely item"]:
+        start, right, seen = time.time(), {}, {}
+        for i, (st, seat, rows) in enumerate(scenes):
+            s = st.clone()
+            if spec == "most likely item":
+                action = _most_likely(s, seat, random.Random(seed + i))
+            else:
+                action = ask(make_agent(spec, seat, agent_seed(seed + i, seat)), s, seat)
+            before = len(s.log)
+            s.apply(action)
+            seen[rows] = seen.get(rows, 0) + 1
+            right[rows] = right.get(rows, 0) + any("guessed right" in x for x in s.log_lines(None, before))
+        total = sum(right.values())
+        lo, hi = wilson(total, len(scenes))
+        by_rows = ", ".join(f"{r} rows {100 * right[r] / seen[r]:.0f}%" for r in sorted(seen))
+        lines.append(f"  {spec}: {100 * total / len(scenes):.0f}% right [{100 * lo:.0f}–{100 * hi:.0f}%] "
+                     f"({by_rows}), {time.time() - start:.0f} s")
+    return "\n".join(lines)
+
+
+def _most_likely(st, seat: int, rng):
+    """The name of the item wished for most often in samples of the seat's information set."""
+    info = InfoSet(st, seat)
+    votes: dict = {}
+    for _ in range(400):
+        s = info.sample(rng)
+        wish = s.zones[s.lay.slot_names.index("wish")][0]
+        item = s.game.card_defs[s.game.card_def_of[wish]].fields["items"][0]
+        votes[item] = votes.get(item, 0) + 1
+    best = max(sorted(votes), key=votes.get)
+    return next(a for a in st.legal_actions(seat) if a.label == f"guess {best}")
 
 
 def table(name: str, spec: str, games: int, seed: int) -> str:

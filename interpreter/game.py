@@ -349,12 +349,7 @@ class Game:
 
     def final_result(self, st):
         rows = [self.score_of(st, p) for p in st.seats]
-        scores = tuple(r[0] for r in rows)
-        alive = [p for p in st.seats if not rows[p][2]]
-        if not alive:
-            return scores, ()
-        best = max((rows[p][0], rows[p][1]) for p in alive)
-        return scores, tuple(p for p in alive if (rows[p][0], rows[p][1]) == best)
+        return tuple(r[0] for r in rows), winners_of(rows)
 
     # ---------------------------------------------------------------- the public API
     def new_state(self, players: int, seed: int = 0) -> State:
@@ -384,6 +379,16 @@ class Game:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
             raise WishError(f"the saved game is damaged: {type(err).__name__}: {err}") from None
         return st
+
+
+def winners_of(rows: list) -> tuple:
+    """The winners, from each seat's (score, tie-breakers, lost): the best score and tie-breakers among
+    the players who did not lose outright."""
+    alive = [p for p, r in enumerate(rows) if not r[2]]
+    if not alive:
+        return ()
+    best = max((rows[p][0], rows[p][1]) for p in alive)
+    return tuple(p for p in alive if (rows[p][0], rows[p][1]) == best)
 
 
 def _pattern_text(ev: A.EventPattern) -> str:

@@ -35,7 +35,7 @@ from .engine import State
 from .state import Rng
 
 DEFAULT_TRIES = 500
-PERMUTATIONS = 6  # permutations of shuffled cards' identities that must leave an old observation unchanged
+PERMUTATIONS = 4  # permutations of shuffled cards' identities that must leave an old observation unchanged
 _FAILED = object()
 _ERRORS = (WishError, TypeError, IndexError, KeyError, ValueError)
 
@@ -55,13 +55,19 @@ class InfoSet:
         self._checker = checker = _checker(state)
         base = self._canonical()
         self._checks = []
+        lost: set = set()
+        shuffles, k = state.shuffles, len(state.shuffles) - 1
         for o in reversed(state.observations):
+            while k >= 0 and shuffles[k][0] > o[0]:  # the cards the seat lost track of since o, newest first
+                _, keep, cards = shuffles[k]
+                if not (keep >> seat) & 1:
+                    lost.update(c for c in cards if c in unknown)
+                k -= 1
             _set_identities(checker.game, base)
             check = _check_of(state, o)
             reads = _reads(checker, check)
             if reads is not None and not reads & unknown:
                 continue  # it read no identity a sample redraws: it cannot come out otherwise
-            lost = _lost_since(state, seat, o[0], unknown)
             if lost and not _untouched_by_shuffles(checker, check, reads, base, lost, state.game):
                 continue
             self._checks.append(check)
@@ -138,17 +144,6 @@ class InfoSet:
             raise WishRuntimeError(f"a sampled state offers player {self.seat + 1} other options than the real "
                                    "one: the seat's options depend on cards it does not know")
         return st
-
-
-def _lost_since(state, seat: int, t: int, unknown: set) -> set:
-    """The cards the seat does not know now that a shuffle after log index `t` made it lose track of."""
-    lost: set = set()
-    for at, keep, cards in reversed(state.shuffles):
-        if at <= t:
-            break
-        if not (keep >> seat) & 1:
-            lost.update(c for c in cards if c in unknown)
-    return lost
 
 
 def _untouched_by_shuffles(checker, check, reads, base: list, lost: set, game) -> bool:

@@ -8,14 +8,23 @@ fusion"). Options that a sample does not offer are handled by availability count
 
 A decision of several players at once (a slap race) is one node in which each pending player picks from its
 own statistics without seeing the others' picks (decoupled UCT); the child is keyed by all the picks.
-Rewards are per player (`search.rewards`): 1 or 0 for a finished game, the game's own scoring in between,
-so every player in the tree maximises its own.
+Rewards are per player (`search.rewards`): 1 or 0 for a finished game, the game's own scoring in between
+(the margin over the others, linear in a scale fixed for the search), so every player in the tree maximises
+its own. UCB's exploration is scaled by the range of rewards seen at the node, so small but real differences
+(one coin more) are not drowned by exploring.
+
+An option's statistics back up a mix of the iteration's reward and the value of its player's best option at
+its own next decision (mix-max backups): a slap is worth what the likely guess after it earns, not the
+average of every guess tried, and a peek gets credit for the better swap it allows.
 
 Past the tree, rollouts follow MAST (the Move-Average Sampling Technique of Finnsson and Björnsson's
 CadiaPlayer, ε-greedy as Tak, Winands and Björnsson found best): each player takes, with probability
 1 − `epsilon`, the option whose label has earned it the most on average so far in this search, otherwise a
 random one. Labels only say what their player may know (a card it has seen is named, one it has not is
-"card 2 of …"), so the policy uses no hidden information. Rollouts stop after `rollout` decisions.
+"card 2 of …"), so the policy uses no hidden information. Rollouts stop after `rollout` decisions. The
+same averages give an option not yet tried in the tree its first value (see `_select`).
+
+`last_root` keeps the tree of the last decision, for inspection.
 """
 from __future__ import annotations
 
@@ -26,16 +35,18 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
-from .search import check_option, rewards
+from .search import check_option, rewards, score_scale
 
 
 class Node:
-    """A place in the tree: per player, label → [visits, reward sum, availability]; children by picks."""
+    """A place in the tree: per player, label → [visits, reward sum, availability] and the range of the
+    rewards seen [low, high]; children by picks."""
 
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "ranges", "children")
 
     def __init__(self):
         self.stats: dict = {}
+        self.ranges: dict = {}
         self.children: dict = {}
 
 
@@ -67,8 +78,12 @@ class MctsAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         root, self.mast = Node(), {}
-        for _ in range(self.iterations):
-            self._iterate(root, info.sample(self.rng))
+        for i in range(self.iterations):
+            st = info.sample(self.rng)
+            if i == 0:
+                self.scale = score_scale(st)
+            self._iterate(root, st)
+        self.last_root = root
         mine = root.stats.get(self.seat, {})
 
         def rank(i_action):
@@ -83,21 +98,31 @@ class MctsAgent(Agent):
             picks = [(p, self._select(node, p, st)) for p in st.to_move]
             for p, label in picks:
                 st.apply(Action(p, label))
-            path.append((node, picks))
             played.extend(picks)
             key = tuple(picks)
             child = node.children.get(key)
-            if child is None:
-                node.children[key] = Node()
+            fresh = child is None
+            if fresh:
+                child = node.children[key] = Node()
+            path.append((node, picks, child))
+            if fresh:
                 break
             node = child
         self._rollout(st, played)
-        reward = rewards(st)
-        for node, picks in path:
+        reward = rewards(st, self.scale)
+        for node, picks, child in reversed(path):
             for p, label in picks:
+                value = self._backed_up(reward[p], child, p)
                 entry = node.stats[p][label]
                 entry[0] += 1
-                entry[1] += reward[p]
+                entry[1] += value
+                span = node.ranges.get(p)
+                if span is None:
+                    node.ranges[p] = [value, value]
+                elif value < span[0]:
+                    span[0] = value
+                elif value > span[1]:
+                    span[1] = value
         mast = self.mast
         for p, label in played:
             entry = mast.setdefault((p, label), [0, 0.0])
@@ -122,24 +147,45 @@ class MctsAgent(Agent):
                 st.apply(action)
                 played.append((p, action.label))
 
+    @staticmethod
+    def _backed_up(reward: float, child: Node, player: int) -> float:
+        """What an option earned: the iteration's reward, mixed half and half with the mean of the player's
+        most visited option at its own next decision, when that one has been tried at least 3 times (mix-max
+        backups, Coulom 2006). A good guess after a slap is then not averaged with every guess explored, and
+        what a peek lets one do later counts for the peek."""
+        table = child.stats.get(player)
+        if table:
+            visits, total, _ = max(table.values())
+            if visits >= 3:
+                return (reward + total / visits) / 2
+        return reward
+
     def _select(self, node: Node, player: int, st) -> str:
-        """UCB1 with availability among the options `player` has in this sample; untried ones first."""
+        """UCB1 with availability among the options `player` has in this sample. An option not tried here
+        yet counts as tried once, earning what its label has earned so far in this search (MAST; a label
+        never seen earns the most possible, so it is tried soon): of nine guesses, the likely one is tried
+        first and the others only when it disappoints, rather than all nine before any is repeated."""
         table = node.stats.setdefault(player, {})
         labels = [a.label for a in st.legal_actions(player)]
-        untried = []
+        low, high = node.ranges.get(player, (0.0, 1.0))
+        c = self.c * (high - low if high > low else 1.0)
+        mast = self.mast
+        best, best_value, ties = None, -math.inf, 0
         for label in labels:
             entry = table.get(label)
             if entry is None:
                 entry = table[label] = [0, 0.0, 0]
             entry[2] += 1
-            if entry[0] == 0:
-                untried.append(label)
-        if untried:
-            return untried[self.rng.randrange(len(untried))]
-        best, best_value = None, -1.0
-        for label in labels:
-            visits, total, avail = table[label]
-            value = total / visits + self.c * math.sqrt(math.log(avail) / visits)
+            visits, total, avail = entry
+            if visits:
+                value = total / visits + c * math.sqrt(math.log(avail) / visits)
+            else:
+                seen = mast.get((player, label))
+                value = (1.0 if seen is None else seen[1] / seen[0]) + c * math.sqrt(math.log(avail + 1))
             if value > best_value:
-                best, best_value = label, value
+                best, best_value, ties = label, value, 1
+            elif value == best_value:
+                ties += 1
+                if self.rng.randrange(ties) == 0:
+                    best = label
         return best

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dsl.errors import WishError
 
 from ..engine import Action
+from ..game import winners_of
 
 
 def check_option(agent: str, key: str, value, low) -> None:
@@ -39,20 +40,33 @@ def margin(scores: list, p: int) -> float:
     return scores[p] - (max(others) if others else 0)
 
 
-def rewards(st) -> list:
-    """One reward in [0, 1] per player. A finished game: its winners share 1, the others get 0. Otherwise the
-    game's own scoring says who would win if it ended now (a shared lead is worth less than a lead of one's
-    own) and by how much: between 0.1 and 0.9."""
+def score_scale(st) -> float:
+    """How far apart scores are at a decision: the scale `rewards` measures a margin against (fixed for one
+    search, so that a point gained counts the same in every outcome compared)."""
+    scores, _ = st.game.final_result(st)
+    return 2.0 + max((abs(s) for s in scores), default=0)
+
+
+def rewards(st, scale: float) -> list:
+    """One reward in [0, 1] per player. A finished game: its winners share 1, the others get 0. Otherwise
+    the game's own scoring if the game ended now: a player who would lose outright (`lose if`) gets 0.05;
+    the others mostly their margin over the best other player still in the running, in units of `scale`
+    (linear, so a point won is worth as much as a point lost), plus a little for leading now (a shared lead
+    less): between 0.05 and 0.95."""
     if st.over:
         win = st.winners()
         return [1.0 / len(win) if p in win else 0.0 for p in st.seats]
-    scores, win = st.game.final_result(st)
-    scores = list(scores)
+    rows = [st.game.score_of(st, p) for p in st.seats]
+    win = winners_of(rows)
+    running = [r[0] for r in rows if not r[2]]
     out = []
     for p in st.seats:
-        m = margin(scores, p)
-        others = [abs(s) for q, s in enumerate(scores) if q != p]
-        rel = m / (1.0 + abs(scores[p]) + (max(others) if others else 0))
+        if rows[p][2]:
+            out.append(0.05)
+            continue
+        others = list(running)
+        others.remove(rows[p][0])
+        rel = max(-1.0, min(1.0, (rows[p][0] - (max(others) if others else 0)) / scale))
         lead = 1.0 / len(win) if p in win else 0.0
-        out.append(0.1 + 0.4 * lead + 0.2 * (1.0 + rel))
+        out.append(0.05 + 0.1 * lead + 0.4 * (1.0 + rel))
     return out
