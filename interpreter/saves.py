@@ -1,6 +1,7 @@
 """Saved games: `wishdsl run GAME --save FILE`, `--resume FILE`, and the save a terminal game makes on Ctrl-C.
 
-A save file is one JSON object: `{"format": "wishdsl-save", "version": 1, "checksum": "sha256:…", "body": …}`.
+A save file is one JSON object: `{"format": "wishdsl-save", "version": 2, "checksum": "sha256:…", "body": …}`
+(version 2: states record their shuffles; a version-1 file is refused with a message).
 The checksum is the SHA-256 of the body written canonically (sorted keys, no spaces), so a truncated or edited
 file is refused. The body holds the game file's path, variant and fingerprint, the players, the seed, the agent
 of every seat, the actions taken so far (`[seat, label]`) and the state (`state.to_json()`, as an object).

@@ -346,3 +346,63 @@ def test_mast_rollouts_prefer_the_labels_that_earned_most():
     played: list = []
     agent._rollout(st, played)
     assert (seat, labels[-1]) in played
+
+
+def test_when_the_wish_is_certain_mcts_names_it():
+    """Deduction through the samples: where every sample of the information set agrees on the wish, the
+    searching agent names it (a random name would be right 1 time in 9)."""
+    named = 0
+    for st, seat, rows in machine_states():
+        if st.decision.answers:
+            continue
+        st = st.clone()
+        rows_var = [v.name for v in st.game.gvars].index("rows")
+        while st.gvars[rows_var] < 4:  # every Agent waits for the fourth row
+            for p in list(st.to_move):
+                st.apply("wait", p)
+        for p in list(st.to_move):
+            st.apply("slap" if p == seat else "wait", p)
+        info = InfoSet(st, seat)
+        wishes = {wished_item(info.sample(random.Random(i))) for i in range(60)}
+        if len(wishes) != 1:
+            continue
+        action = MctsAgent(seat=seat, seed=3, iterations=60).act(None, st.legal_actions(seat), info=info)
+        assert action.label == f"guess {wishes.pop()}"
+        named += 1
+    assert named >= 1
+
+
+def test_rewards_put_an_outright_loser_last():
+    """3 Wishes: a player holding Time Travel would lose whatever the points, so the reward is the least."""
+    from interpreter.agents.search import rewards
+    game = load_game(THREE)
+    for seed in range(40):
+        st = game.new_state(3, seed=seed)
+        lost = [p for p in st.seats if game.score_of(st, p)[2]]
+        if lost:
+            r = rewards(st, 4.0)
+            assert all(r[p] == 0.05 for p in lost)
+            assert all(r[p] > 0.05 for p in st.seats if p not in lost)
+            return
+    pytest.fail("no deal with Time Travel in a hand")
+
+
+def test_backups_mix_in_the_best_next_option_of_the_same_player():
+    from interpreter.agents.mcts import Node
+    child = Node()
+    child.stats[0] = {"guess pig": [2, 2.0, 2], "guess heart": [6, 5.4, 6]}
+    assert MctsAgent._backed_up(0.2, child, 0) == pytest.approx((0.2 + 0.9) / 2)
+    assert MctsAgent._backed_up(0.2, child, 1) == 0.2  # not that player's decision
+    child.stats[0]["guess heart"] = [2, 1.8, 2]
+    assert MctsAgent._backed_up(0.2, child, 0) == 0.2  # the best is not tried enough yet
+
+
+def test_an_untried_option_starts_from_what_its_label_earned():
+    st = load_game(MACHINE).new_state(3, seed=2)
+    seat = st.to_move[0]
+    labels = [a.label for a in st.legal_actions(seat)]
+    agent = MctsAgent(seat=seat, seed=1)
+    agent.mast = {(seat, label): [4, 0.4] for label in labels}
+    agent.mast[(seat, labels[3])] = [4, 3.6]
+    from interpreter.agents.mcts import Node
+    assert agent._select(Node(), seat, st) == labels[3]
