@@ -265,12 +265,11 @@ class SwapOp(Op):
 
 class AnnounceOp(Op):
     __slots__ = ("value", "ty")
+    announces = True
 
     def __init__(self, span, value, ty):
         super().__init__(span)
         self.value, self.ty = value, ty
-
-    announces = True
 
     def run(self, st, frame):
         v = self.value(st, frame.env)

@@ -15,7 +15,7 @@ MAX_STEPS = 2_000_000
 MAX_RUN_STEPS = 200_000  # steps between two decisions (the real games take at most about a hundred)
 MAX_DECISIONS = 20_000
 MAX_ACTION_OPTIONS = 10_000
-SHUFFLED = "{} is shuffled"  # the log line of a shuffle (agents read it: interpreter/infoset.py)
+SHUFFLED = "{} is shuffled"  # the log line of a shuffle (agents use `state.shuffles`, not this line)
 
 
 class Action(NamedTuple):

@@ -10,11 +10,11 @@ Observations stay true. An announcement, and the choice of a card not everyone k
 was among the options: the Wish Machine wishes only for single-item cards), records the environment and a
 snapshot of the zones and variables it read (`effects.snapshot`); it is evaluated again under the new
 identities, and a sample that contradicts one is rejected and drawn again. After a shuffle that made the seat
-lose track of cards, an older observation is checked only while it comes out the same whichever shuffled card
-has which identity (tested on permutations of them, see `_unchanged_by_shuffles`): otherwise tying it to a
-shuffled card's new, unseen place would tell the seat where the card went. An observation that, in a world
-built from what the seat knows, read no identity the seat does not know cannot come out otherwise, so it is
-not checked. Nothing here is game-specific: everything derives from the zones' visibility, the players'
+lose track of cards the observation read, tying it to a shuffled card's new, unseen place would tell the seat
+where the card went, so it is no longer checked — unless it is a choice whose chosen card was not shuffled and
+it comes out the same whichever shuffled card is which (`_untouched_by_shuffles`). An observation that, in a
+world built from what the seat knows, read no identity the seat does not know cannot come out otherwise, so
+it is not checked. Nothing here is game-specific: everything derives from the zones' visibility, the players'
 knowledge (`state.known`), the recorded shuffles (`state.shuffles`: which cards, who kept track) and the
 recorded observations.
 

@@ -146,6 +146,7 @@ def _card_view(st, c: int, player: int) -> dict:
         return {"name": st.game.card_name(c), "face_up": st.face[c]}
     return {"hidden": True}
 
+
 def announcements(st) -> list:
     """The values announced so far, with their types (observations of choices are not announcements)."""
     codes = st.game.codes

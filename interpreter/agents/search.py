@@ -25,15 +25,6 @@ def answer_others(st, decision, rng) -> None:
         st.apply(random_action(st, st.to_move[0], rng))
 
 
-def random_steps(st, steps: int, rng) -> None:
-    """Play at most `steps` decisions at random (every pending player answers)."""
-    for _ in range(steps):
-        if st.over:
-            return
-        for p in list(st.to_move):
-            st.apply(random_action(st, p, rng))
-
-
 def margin(scores: list, p: int) -> float:
     """Player p's score minus the best score of the others (its own score when alone)."""
     others = [s for q, s in enumerate(scores) if q != p]
