@@ -2,7 +2,8 @@
 """How strong the AI players are: seeded matches between agents in every game, with win rates and 95% CIs.
 
     python bench/strength.py [--games 20] [--three-wishes-games 600] [--wish-games 8] [--iterations 100]
-                             [--wish-iterations 25] [--naming 120] [--table-games 4] [--only wunschmaschine]
+                             [--wish-iterations 25] [--naming 120] [--table-games 4] [--random-table-games 100]
+                             [--only wunschmaschine]
                              [--seed 1]
 
 A match "A vs B" in an N-player game seats one A and N-1 B; the A seat moves round the table from game to game.
@@ -74,9 +75,11 @@ class Guesses:
                 f"[{100 * lo:.0f}–{100 * hi:.0f}%], after {self.rows / self.count:.2f} rows on average")
 
 
-def play_one(game, players: int, specs: list, seed: int, guesses: dict, limit: int = MAX_DECISIONS) -> list:
-    """Play one seeded game; note Wunschmaschine guesses per agent name. Returns the winners, or None for a
-    game cut off after `limit` decisions (agents that all wait for the others can stall Wunschmaschine)."""
+def play_one(game, players: int, specs: list, seed: int, guesses: dict, limit: int = MAX_DECISIONS,
+             laid: list = None) -> list:
+    """Play one seeded game; note Wunschmaschine guesses per agent name, and add the rows laid to `laid[0]`.
+    Returns the winners, or None for a game cut off after `limit` decisions (agents that all wait for the
+    others can stall Wunschmaschine)."""
     st = game.new_state(players, seed=seed)
     agents = [make_agent(s, seat, agent_seed(seed, seat)) for seat, s in enumerate(specs)]
     rows_var = next((i for i, v in enumerate(game.gvars) if v.name == "rows"), None)
@@ -86,8 +89,11 @@ def play_one(game, players: int, specs: list, seed: int, guesses: dict, limit: i
         seat = st.to_move[0]
         action = ask(agents[seat], st, seat)
         guess = action.label.startswith("guess ") and rows_var is not None
-        rows, before = (st.gvars[rows_var] if guess else 0), len(st.log)
+        rows, before = (st.gvars[rows_var] if rows_var is not None else 0), len(st.log)
         st.apply(action)
+        if laid is not None and rows_var is not None:
+            new_round = action.label.startswith("wish for ")  # the Machine's wish starts a round's rows at 0
+            laid[0] += st.gvars[rows_var] - (0 if new_round else rows)
         if guess:
             g = guesses.setdefault(agents[seat].name, Guesses())
             g.count += 1
@@ -141,7 +147,9 @@ def main(argv=None) -> int:
     ap.add_argument("--iterations", type=int, default=100, help="MCTS iterations per decision")
     ap.add_argument("--wish-iterations", type=int, default=25, help="MCTS iterations per decision in Wish")
     ap.add_argument("--table-games", type=int, default=4,
-                    help="Wunschmaschine games with the same agent in every seat, for guess statistics")
+                    help="Wunschmaschine games with MCTS in every seat, for guess statistics")
+    ap.add_argument("--random-table-games", type=int, default=100,
+                    help="Wunschmaschine games with random Agents in every seat (they take no time)")
     ap.add_argument("--only", choices=sorted(GAMES), help="one game only")
     ap.add_argument("--tables-only", action="store_true", help="only the Wunschmaschine tables")
     ap.add_argument("--naming", type=int, default=120,
@@ -159,8 +167,8 @@ def main(argv=None) -> int:
         if name == "wunschmaschine":
             if args.naming:
                 print(naming([mcts, "greedy", "random"], args.naming, args.seed), flush=True)
-            for spec in (mcts, "random"):
-                print(table(name, spec, args.table_games, args.seed), flush=True)
+            for spec, games in ((mcts, args.table_games), ("random", args.random_table_games)):
+                print(table(name, spec, games, args.seed), flush=True)
     return 0
 
 
@@ -246,11 +254,14 @@ def table(name: str, spec: str, games: int, seed: int) -> str:
     path, players = GAMES[name]
     game = load_game(str(REPO / path))
     guesses: dict = {}
+    laid = [0]
     start = time.time()
-    cut = sum(play_one(game, players, [spec] * players, seed * 10_000 + 5_000 + i, guesses, TABLE_DECISIONS)
-              is None for i in range(games))
+    cut = sum(play_one(game, players, [spec] * players, seed * 10_000 + 5_000 + i, guesses, TABLE_DECISIONS,
+                       laid) is None for i in range(games))
+    right = sum(g.right for g in guesses.values())
     lines = [f"{name} ({players}p) every seat {spec}: {games} games, {time.time() - start:.0f} s"
-             + (f"; {cut} cut off after {TABLE_DECISIONS} decisions" if cut else "")]
+             + (f"; {cut} cut off after {TABLE_DECISIONS} decisions" if cut else "")
+             + (f"; {laid[0]} rows laid, {laid[0] / right:.1f} per right guess" if right else "")]
     lines += [g.line(who) for who, g in sorted(guesses.items())]
     return "\n".join(lines)
 
