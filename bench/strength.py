@@ -3,8 +3,7 @@
 
     python bench/strength.py [--games 20] [--three-wishes-games 600] [--wish-games 8] [--iterations 100]
                              [--wish-iterations 25] [--naming 120] [--table-games 4] [--random-table-games 100]
-                             [--only wunschmaschine]
-                             [--seed 1]
+                             [--only wunschmaschine] [--seed 1]
 
 A match "A vs B" in an N-player game seats one A and N-1 B; the A seat moves round the table from game to game.
 A's win rate is the share of games A is among the winners (a shared win counts for each winner); the B column
