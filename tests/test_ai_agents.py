@@ -7,6 +7,8 @@ from test_views import kind_of, with_identities
 
 from interpreter import WishError, load_game
 from interpreter.agents import GreedyAgent, MctsAgent, make_agent, make_agents, play
+from interpreter.agents.mcts import Node
+from interpreter.agents.search import rewards
 from interpreter.effects import CHOSEN
 from interpreter.infoset import InfoSet
 
@@ -374,7 +376,6 @@ def test_when_the_wish_is_certain_mcts_names_it():
 
 def test_rewards_put_an_outright_loser_last():
     """3 Wishes: a player holding Time Travel would lose whatever the points, so the reward is the least."""
-    from interpreter.agents.search import rewards
     game = load_game(THREE)
     for seed in range(40):
         st = game.new_state(3, seed=seed)
@@ -388,7 +389,6 @@ def test_rewards_put_an_outright_loser_last():
 
 
 def test_backups_mix_in_the_best_next_option_of_the_same_player():
-    from interpreter.agents.mcts import Node
     child = Node()
     child.stats[0] = {"guess pig": [2, 2.0, 2], "guess heart": [6, 5.4, 6]}
     assert MctsAgent._backed_up(0.2, child, 0) == pytest.approx((0.2 + 0.9) / 2)
@@ -404,5 +404,4 @@ def test_an_untried_option_starts_from_what_its_label_earned():
     agent = MctsAgent(seat=seat, seed=1)
     agent.mast = {(seat, label): [4, 0.4] for label in labels}
     agent.mast[(seat, labels[3])] = [4, 3.6]
-    from interpreter.agents.mcts import Node
     assert agent._select(Node(), seat, st) == labels[3]
