@@ -431,13 +431,14 @@ class Compiler:
 
     def s_Choose(self, s: A.Choose):
         by = self.expr(s.by) if s.by is not None else (lambda st, env: env["you"])
-        return E.ChooseOp(s.span, self.place(s.target), self.options(s), s.options.ty.element(), by,
-                          s.prompt, s.verb or self.verb(s.target), s.distinct, s.skip, self.coll(s.options))
+        among = self.coll(s.options)
+        return E.ChooseOp(s.span, self.place(s.target), self.options(s, among), s.options.ty.element(), by,
+                          s.prompt, s.verb or self.verb(s.target), s.distinct, s.skip, among)
 
-    def options(self, s):
-        """The options of a choice; with `distinct`, options that look the same to the decider come once;
-        with `optional "label"`, a last option chooses none."""
-        f = self.coll(s.options)
+    def options(self, s, among=None):
+        """The options of a choice (`among`: the collection, already compiled); with `distinct`, options that
+        look the same to the decider come once; with `optional "label"`, a last option chooses none."""
+        f = among if among is not None else self.coll(s.options)
         if s.skip is not None:
             g = f
             f = lambda st, env: tuple(g(st, env)) + (None,)  # noqa: E731

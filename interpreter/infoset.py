@@ -47,14 +47,20 @@ class InfoSet:
         self._state = state
         self.seat = seat
         self.tries = tries
-        self.rejected = 0  # identity draws thrown away because they contradicted an announcement
+        self.rejected = 0  # identity draws thrown away because they contradicted an observation
         self.failures = 0  # samples for which no draw was consistent (see `sample`)
         self._groups = _unknown_groups(state, seat)
         self._labels = tuple(a.label for a in state.legal_actions(seat))
+        self._checker = _checker(state)
+        self._checks = self._checks_to_keep()
+
+    def _checks_to_keep(self) -> list:
+        """The recorded observations a sample must keep true, newest first (see the module's docstring)."""
+        state, seat, checker = self._state, self.seat, self._checker
         unknown = {c for c, m in enumerate(state.known) if not (m >> seat) & 1}
-        self._checker = checker = _checker(state)
-        base = self._canonical()
-        self._checks = []
+        base = self._draw(None)
+        _set_identities(checker.game, base)
+        checks: list = []
         lost: set = set()
         shuffles, k = state.shuffles, len(state.shuffles) - 1
         for o in reversed(state.observations):
@@ -63,14 +69,14 @@ class InfoSet:
                 if not (keep >> seat) & 1:
                     lost.update(c for c in cards if c in unknown)
                 k -= 1
-            _set_identities(checker.game, base)
             check = _check_of(state, o)
             reads = _reads(checker, check)
             if reads is not None and not reads & unknown:
                 continue  # it read no identity a sample redraws: it cannot come out otherwise
             if lost and not _untouched_by_shuffles(checker, check, reads, base, lost, state.game):
                 continue
-            self._checks.append(check)
+            checks.append(check)
+        return checks
 
     @property
     def players(self) -> int:
@@ -85,9 +91,9 @@ class InfoSet:
     def sample(self, rng) -> State:
         """A full state consistent with what the seat knows; `rng` is a `random.Random` of the agent.
 
-        Up to `tries` identity draws are made; the first that keeps every announcement true is used. When none
-        does (a very unlikely run of draws), the draw that kept the longest run of the most recent announcements
-        true is used and `failures` counts it. The true state is never used.
+        Up to `tries` identity draws are made; the first that keeps every observation checked true is used. When
+        none does (a very unlikely run of draws), the draw that kept the longest run of the most recent
+        observations true is used and `failures` counts it. The true state is never used.
         """
         best, best_run = None, -1
         for _ in range(max(1, self.tries)):
@@ -101,26 +107,20 @@ class InfoSet:
         self.failures += 1
         return self._build(best, rng)
 
-    def _canonical(self) -> list:
-        """Identities with every unknown card given one from its pool in sorted order: a world that depends
-        only on what the seat knows."""
-        defs = list(self._state.game.card_def_of)
-        for instances, pool in self._groups:
-            for c, d in zip(instances, pool):
-                defs[c] = d
-        return defs
-
     def _draw(self, rng) -> list:
+        """Identities with every unknown card given one from its pool, shuffled by `rng`; with None, in the
+        pool's sorted order: a world that depends only on what the seat knows."""
         defs = list(self._state.game.card_def_of)
         for instances, pool in self._groups:
             drawn = list(pool)
-            rng.shuffle(drawn)
+            if rng is not None:
+                rng.shuffle(drawn)
             for c, d in zip(instances, drawn):
                 defs[c] = d
         return defs
 
     def _consistent_run(self, defs: list) -> int:
-        """How many recorded announcements, newest first, come out the same under the identities `defs`."""
+        """How many checked observations, newest first, come out the same under the identities `defs`."""
         if not self._checks:
             return 0
         checker = self._checker
@@ -164,13 +164,15 @@ def _untouched_by_shuffles(checker, check, reads, base: list, lost: set, game) -
 def _unchanged_by_permutations(checker, check, base: list, lost: set, game, tries: int = PERMUTATIONS) -> bool:
     """Does the observation come out the same on `base` (the identities the checker holds, built from what
     the seat knows) and on `tries` permutations of the lost cards' identities within each card kind? From a
-    fixed generator: a first permutation moves every lost card, the others are random."""
+    fixed generator: a first permutation moves every lost card, the others are random. The checker holds
+    `base` again afterwards."""
     by_kind: dict = {}
     for c in sorted(lost):
         by_kind.setdefault(game.card_defs[base[c]].kind, []).append(c)
     groups = [cs for cs in by_kind.values() if len(cs) > 1]
     want = _evaluate(checker, check)
     rng = random.Random(0)
+    same = True
     for i in range(tries if groups else 0):
         defs = list(base)
         for cs in groups:
@@ -183,8 +185,11 @@ def _unchanged_by_permutations(checker, check, base: list, lost: set, game, trie
                 defs[c] = d
         _set_identities(checker.game, defs)
         if _evaluate(checker, check) != want:
-            return False
-    return True
+            same = False
+            break
+    if groups:
+        _set_identities(checker.game, base)
+    return same
 
 
 def _unknown_groups(state, seat: int) -> list:
@@ -218,7 +223,7 @@ def _set_identities(game, defs: list) -> None:
 
 
 def _checker(state) -> State:
-    """A bare state, with its own copy of the game, to evaluate recorded announcements in."""
+    """A bare state, with its own copy of the game, to evaluate recorded observations in."""
     st = State.__new__(State)
     st._bind(_game_with(state.game, state.game.card_def_of), state.n)
     st.rng = Rng(0)
