@@ -1,9 +1,9 @@
 """Rule coverage, roles and ablation for simulations.
 
 `CountingState` is a `State` whose hooks count what fires: actions started, Instant abilities resolved, triggers
-(rules of the game and Ongoing abilities of cards) that passed their condition and started to resolve. Procedure calls are counted too. The hooks
-are overrides in this subclass, so a plain `State` pays nothing for them, and `clone()` returns a plain `State`:
-the look-ahead of an agent (MCTS) is never counted. Nothing is added to the saved state.
+(rules of the game and Ongoing abilities of cards) that passed their condition and started to resolve, and
+procedure calls. The hooks are overrides in this subclass, so a plain `State` pays nothing for them, and `clone()`
+returns a plain `State`: the look-ahead of an agent (MCTS) is never counted. Nothing is added to the saved state.
 
 `ablate(game, name)` returns a copy of a compiled game with one ability switched off by name: an action (never
 legal), a named trigger (`when NAME: …`), or every ability of a card (Instant, Ongoing and Static).
@@ -26,7 +26,7 @@ class CountingState(State):
 
     @classmethod
     def start(cls, game, players: int, seed: int) -> "CountingState":
-        check_players(game, players)
+        game.check_players(players)
         return cls.fresh(game, players, seed)
 
     def _bind(self, game, players: int) -> None:
@@ -63,11 +63,6 @@ class CountingState(State):
     def in_setup(self) -> bool:
         setup = self.game.setup_code
         return setup is not None and len(self.stack) > 1 and self.stack[1].code == setup
-
-
-def check_players(game, players: int) -> None:
-    if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
-        raise WishError(f"{game.name} is played by {game.min_players} to {game.max_players} players, not {players}")
 
 
 def enum_pvars(game) -> list:

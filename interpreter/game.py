@@ -352,10 +352,14 @@ class Game:
         return tuple(r[0] for r in rows), winners_of(rows)
 
     # ---------------------------------------------------------------- the public API
-    def new_state(self, players: int, seed: int = 0) -> State:
+    def check_players(self, players: int) -> None:
+        """A player count this game is not played by is a WishError that says which it is played by."""
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             raise WishError(f"{self.name} is played by {self.min_players} to {self.max_players} players, "
                             f"not {players}")
+
+    def new_state(self, players: int, seed: int = 0) -> State:
+        self.check_players(players)
         return State.fresh(self, players, int(seed))
 
     def state_from_json(self, text: str) -> State:

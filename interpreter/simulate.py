@@ -212,7 +212,6 @@ def setups(args) -> tuple:
     from pathlib import Path
 
     from .agents import make_agents, parse_spec, split_specs
-    from .coverage import check_players
 
     if args.n < 1:
         raise WishError(f"-n {args.n}: the number of games must be at least 1")
@@ -222,7 +221,7 @@ def setups(args) -> tuple:
         raise WishError("--cluster needs --backend dask")
     game = load(Setup(args.game, args.variant, 0, ()))
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
-    check_players(game, players)
+    game.check_players(players)
     specs = tuple(split_specs(args.agents))
     if any(parse_spec(spec)[0] == "human" for spec in specs):
         raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
@@ -234,7 +233,7 @@ def setups(args) -> tuple:
             other = Setup(args.compare, None, players, specs)
         else:
             other = Setup(args.game, args.compare, players, specs)
-        check_players(load(other), players)
+        load(other).check_players(players)
     elif args.ablate is not None:
         other = Setup(args.game, args.variant, players, specs, args.ablate)
         load(other)
