@@ -78,12 +78,15 @@ def apply_logged(state, i: int, seat: int, label: str, source: str) -> None:
 
 def replay_actions(game, players: int, seed: int, actions: list, source: str = "the log", agents=None):
     """A fresh game with the actions applied. With `agents` (one per seat), each non-human agent is asked
-    again at its decisions, which brings its own generator to where it was, and must choose the same."""
+    again at its decisions (as in play: `agents.ask`), which brings its own generator to where it was, and
+    must choose the same."""
+    from .agents import ask
+
     state = game.new_state(players, seed)
     for i, (seat, label) in enumerate(actions):
         if agents is not None and agents[seat].name != "human" and seat in state.to_move:
             agent = agents[seat]
-            chosen = agent.act(state.view(seat) if agent.uses_view else None, state.legal_actions(seat))
+            chosen = ask(agent, state, seat)
             if chosen.label != label:
                 raise ReplayError(f"decision {i + 1} (player {seat + 1}): {source} says '{label}' but the agent "
                                   f"'{agent.name}' chooses '{chosen.label}' (another version of the agent?)")

@@ -230,3 +230,22 @@ def test_a_broken_save_is_a_message_on_the_command_line(tmp_path, capsys, good_s
     assert code == 1 and "not JSON" in err and "Traceback" not in err
     code, _, err = cli(capsys, "run")
     assert code == 1 and "run needs a GAME" in err
+
+
+def test_a_game_of_searching_agents_resumes(tmp_path):
+    """Greedy and MCTS agents are asked again through their information sets while the save is replayed."""
+    game = load_game(WUNSCH)
+    specs = ["greedy:samples=1", "mcts:iterations=4;rollout=2", "random"]
+    st = game.new_state(3, 7)
+    agents = make_agents(specs, 3, 7)
+    taken: list = []
+
+    def after(state, taken):
+        if len(taken) == 12:
+            raise Stop()
+    with pytest.raises(Stop):
+        play(st, agents, None, taken, after)
+    file = str(tmp_path / "search.wishsave.json")
+    saves.save_game(file, game, WUNSCH, st, 7, specs, taken)
+    saved = saves.load_save(file)
+    assert saved.state.to_json() == st.to_json()
