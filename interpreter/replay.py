@@ -13,6 +13,8 @@ from typing import Optional
 
 from dsl.errors import IllegalAction, WishError
 
+from .agents import ask
+
 MAX_DOCUMENT = 200_000_000  # bytes: a log or save larger than this is refused before it is read
 SHOWN_OPTIONS = 12
 
@@ -80,8 +82,6 @@ def replay_actions(game, players: int, seed: int, actions: list, source: str = "
     """A fresh game with the actions applied. With `agents` (one per seat), each non-human agent is asked
     again at its decisions (as in play: `agents.ask`), which brings its own generator to where it was, and
     must choose the same."""
-    from .agents import ask
-
     state = game.new_state(players, seed)
     for i, (seat, label) in enumerate(actions):
         if agents is not None and agents[seat].name != "human" and seat in state.to_move:
