@@ -5,9 +5,9 @@ from collections import Counter
 import pytest
 from test_views import kind_of, with_identities
 
-from interpreter import WishError, load_game
+from interpreter import WishError, load_game, load_source
 from interpreter.agents import GreedyAgent, MctsAgent, make_agent, make_agents, play
-from interpreter.agents.mcts import Node
+from interpreter.agents.mcts import MAX_INNER, Node, option_class
 from interpreter.agents.search import rewards
 from interpreter.effects import CHOSEN
 from interpreter.infoset import InfoSet
@@ -331,8 +331,9 @@ def test_shuffles_record_the_cards_and_who_kept_track():
     assert set(cards) <= set(st.zones[deck]) | set(st.zones[st.lay.slot_names.index("table")])
 
 
-@pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0")])
-def test_mast_epsilon_is_a_probability(spec, message):
+@pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0"),
+                                           ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0")])
+def test_epsilon_and_merge_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
 
@@ -404,4 +405,70 @@ def test_an_untried_option_starts_from_what_its_label_earned():
     agent = MctsAgent(seat=seat, seed=1)
     agent.mast = {(seat, label): [4, 0.4] for label in labels}
     agent.mast[(seat, labels[3])] = [4, 3.6]
-    assert agent._select(Node(), seat, st) == labels[3]
+    assert agent._select(Node(), seat, st) == (labels[3], labels[3])
+
+
+@pytest.mark.parametrize("label, expected", [
+    ("exchange card 2 of hand of player 1, card 3 of centre", "exchange a card of hand of player 1, a card of centre"),
+    ('exchange card 1 of hand of player 1, "Flight"', 'exchange a card of hand of player 1, "Flight"'),
+    ('peek at "card 2 of spades"', 'peek at "card 2 of spades"'),  # a card's name is kept whole
+    ("guess pig", "guess pig"),
+    ("discard card 12 of deck (2)", "discard a card of deck (2)"),
+])
+def test_option_classes_leave_out_where_unseen_cards_lie(label, expected):
+    assert option_class(label) == expected
+
+
+def test_options_on_unseen_cards_of_one_zone_are_one_arm():
+    """3 Wishes, first decision: nine swaps with another hand are one arm; `merge=0` keeps them apart."""
+    st = game(THREE).new_state(3, seed=5)
+    seat = st.to_move[0]
+    merged, apart = MctsAgent(seat, seed=1, iterations=30), MctsAgent(seat, seed=1, iterations=30, merge=0)
+    for agent in (merged, apart):
+        agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    arms = set(merged.last_root.stats[seat])
+    assert arms <= {"look", "shuffle_hand"} | {f"exchange a card of hand of player {seat + 1}, a card of {z}"
+                                               for z in ("centre", "hand of player 2", "hand of player 3")}
+    assert len(apart.last_root.stats[seat]) == len(st.legal_actions(seat)) > len(arms)
+
+
+def test_choices_inside_an_own_action_stay_in_the_actions_node():
+    """After `look`, which cards to peek at is chosen in the node of `look` itself (no node per peek), so the
+    swap that follows is found one level below the root, whatever was peeked at."""
+    st = game(THREE).new_state(3, seed=5)
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=1, iterations=200)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    look = agent.last_root.children[((seat, "look"),)]
+    mine = look.stats[seat]
+    assert any(k.startswith("peek at") for k in mine) and any(k.startswith("exchange") for k in mine)
+    assert all(not label.startswith("peek at") for key in look.children for _, label in key)
+
+
+WALK = """game "Walk" { players 2..2 }
+enum Step { left, right }
+player var n: int = 0
+var go: Step? = left
+action walk() {
+  go = left
+  while go != none {
+    choose go from Step optional "stop" by you prompt "Walk on?"
+    you.n += 1
+  }
+}
+play { for p in players { act one of walk by p prompt "Go" } }
+scoring p { score "steps" p.n }
+"""
+
+
+def test_a_choice_repeated_without_end_inside_an_action_branches_again():
+    """Walking on always scores more, so the search would pick it for ever inside one node; after MAX_INNER
+    choices in a row the tree branches again and the search ends."""
+    st = load_source(WALK).new_state(2, seed=1)
+    st.apply("walk", 0)
+    agent = MctsAgent(0, seed=1, iterations=50, rollout=3)
+    assert agent.act(None, st.legal_actions(0), info=InfoSet(st, 0)).label in ("go left", "go right", "stop")
+
+    def depth(node):
+        return 1 + max((depth(c) for c in node.children.values()), default=0)
+    assert depth(agent.last_root) > 2 and MAX_INNER >= 2

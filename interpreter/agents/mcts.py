@@ -13,6 +13,16 @@ Rewards are per player (`search.rewards`): 1 or 0 for a finished game, the game'
 its own. UCB's exploration is scaled by the range of rewards seen at the node, so small but real differences
 (one coin more) are not drowned by exploring.
 
+Two abstractions keep the tree dense where hidden cards would split it (measured in 3 Wishes, where together
+they lifted MCTS from no better than random to a small lead). Options that differ only in which unseen card of one
+zone they take are one arm (`option_class`: of nine swaps with another player's unseen cards the search
+learns one value; the card is then picked at random, as the seat cannot tell them apart; `merge=0` turns
+this off). And a choice a player makes while resolving an action of their own (which cards to peek at
+after `look`) is chosen from statistics in the action's node instead of opening a node per answer: the swap
+that follows is then found one level below the peek, whatever was seen, and its options name the cards seen,
+so what a peek revealed still steers it. A run of such choices that could go on without end (a free move
+that lands on another free move) branches again after `MAX_INNER`.
+
 An option's statistics back up a mix of the iteration's reward and the value of its player's best option at
 its own next decision (mix-max backups): a slap is worth what the likely guess after it earns, not the
 average of every guess tried, and a peek gets credit for the better swap it allows.
@@ -30,12 +40,15 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
 from .search import check_option, rewards, score_scale
+
+MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
 
 
 class Node:
@@ -52,15 +65,15 @@ class Node:
 
 class MctsAgent(Agent):
     """ISMCTS with UCB1 (constant `c`); MAST rollouts (`epsilon`) cut after `rollout` decisions; `iterations`
-    samples."""
+    samples; options on unseen cards of one zone merged into one arm unless `merge` is 0."""
 
     name = "mcts"
-    options = {"iterations": int, "c": float, "rollout": int, "epsilon": float}
+    options = {"iterations": int, "c": float, "rollout": int, "epsilon": float, "merge": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: int = 200, c: float = 0.7, rollout: int = 10,
-                 epsilon: float = 0.4):
+                 epsilon: float = 0.4, merge: int = 1):
         super().__init__(seat, seed)
         check_option("mcts", "iterations", iterations, 1)
         check_option("mcts", "c", c, 0.0)
@@ -69,8 +82,12 @@ class MctsAgent(Agent):
         if epsilon > 1:
             raise WishError(f"agent option mcts:epsilon={epsilon}: must be at most 1")
         self.iterations, self.c, self.rollout = iterations, c, rollout
-        self.epsilon = epsilon
+        check_option("mcts", "merge", merge, 0)
+        if merge > 1:
+            raise WishError(f"agent option mcts:merge={merge}: must be 0 or 1")
+        self.epsilon, self.merge = epsilon, merge
         self.rng = random.Random(seed)
+        self.classes: dict = {}
 
     def act(self, view, actions: list, info=None) -> Action:
         if info is None:
@@ -88,17 +105,32 @@ class MctsAgent(Agent):
 
         def rank(i_action):
             i, a = i_action
-            visits, total, _ = mine.get(a.label, (0, 0.0, 0))
+            visits, total, _ = mine.get(self._class(a.label), (0, 0.0, 0))
             return visits, (total / visits if visits else 0.0), -i
-        return max(enumerate(actions), key=rank)[1]
+        best = self._class(max(enumerate(actions), key=rank)[1].label)
+        members = [a for a in actions if self._class(a.label) == best]
+        return members[self.rng.randrange(len(members))] if len(members) > 1 else members[0]
+
+    def _class(self, label: str) -> str:
+        """The option class of a label (see `option_class`), cached for this agent."""
+        key = self.classes.get(label)
+        if key is None:
+            key = self.classes[label] = option_class(label) if self.merge else label
+        return key
 
     def _iterate(self, root: Node, st) -> None:
-        node, path, played = root, [], []
+        node, path, played, inner_run = root, [], [], 0
         while not st.over:
-            picks = [(p, self._select(node, p, st)) for p in st.to_move]
-            for p, label in picks:
+            inner = node is not root and inner_run < MAX_INNER and _within_own_action(st)
+            inner_run = inner_run + 1 if inner else 0
+            picks = []
+            for p, (key, label) in [(p, self._select(node, p, st)) for p in st.to_move]:
                 st.apply(Action(p, label))
+                picks.append((p, key))
             played.extend(picks)
+            if inner:
+                path.append((node, picks, None))
+                continue
             key = tuple(picks)
             child = node.children.get(key)
             fresh = child is None
@@ -131,7 +163,7 @@ class MctsAgent(Agent):
 
     def _rollout(self, st, played: list) -> None:
         """At most `rollout` decisions past the tree, each pending player choosing by MAST (ε-greedy)."""
-        rng, mast = self.rng, self.mast
+        rng, mast, classes = self.rng, self.mast, self._class
         for _ in range(self.rollout):
             if st.over:
                 return
@@ -141,11 +173,11 @@ class MctsAgent(Agent):
                 if rng.random() >= self.epsilon:
                     best = -1.0
                     for a in actions:
-                        entry = mast.get((p, a.label))
+                        entry = mast.get((p, classes(a.label)))
                         if entry is not None and entry[1] / entry[0] > best:
                             action, best = a, entry[1] / entry[0]
                 st.apply(action)
-                played.append((p, action.label))
+                played.append((p, classes(action.label)))
 
     @staticmethod
     def _backed_up(reward: float, child: Node, player: int) -> float:
@@ -153,7 +185,7 @@ class MctsAgent(Agent):
         most visited option at its own next decision, when that one has been tried at least 3 times (mix-max
         backups, Coulom 2006). A good guess after a slap is then not averaged with every guess explored, and
         what a peek lets one do later counts for the peek."""
-        table = child.stats.get(player)
+        table = child.stats.get(player) if child is not None else None
         if table:
             visits, total, _ = max(table.values())
             if visits >= 3:
@@ -166,7 +198,10 @@ class MctsAgent(Agent):
         never seen earns the most possible, so it is tried soon): of nine guesses, the likely one is tried
         first and the others only when it disappoints, rather than all nine before any is repeated."""
         table = node.stats.setdefault(player, {})
-        labels = [a.label for a in st.legal_actions(player)]
+        concrete: dict = {}
+        for a in st.legal_actions(player):
+            concrete.setdefault(self._class(a.label), []).append(a.label)
+        labels = list(concrete)
         low, high = node.ranges.get(player, (0.0, 1.0))
         c = self.c * (high - low if high > low else 1.0)
         mast = self.mast
@@ -188,4 +223,28 @@ class MctsAgent(Agent):
                 ties += 1
                 if self.rng.randrange(ties) == 0:
                     best = label
-        return best
+        options = concrete[best]
+        return best, options[self.rng.randrange(len(options))] if len(options) > 1 else options[0]
+
+
+def _within_own_action(st) -> bool:
+    """Whether the pending decision is a choice its one player makes while resolving an action of their own
+    (which cards to peek at, once `look` is taken)."""
+    d = st.decision
+    if d is None or d.kinds == "act" or len(d.players) != 1:
+        return False
+    for f in reversed(st.stack):
+        data = f.data
+        if type(data) is tuple and len(data) == 2 and data[0] == "action" and type(data[1]) is str:
+            return f.env.get("you") == d.players[0]
+    return False
+
+
+_POSITION = re.compile(r'"[^"]*"|\bcard \d+ of ')
+
+
+def option_class(label: str) -> str:
+    """A label with the positions of the cards its player does not know left out (`exchange card 2 of hand of
+    player 2, "Flight"` → `exchange a card of hand of player 2, "Flight"`; named cards are quoted and kept).
+    Such options differ only in which unseen card of a zone they take, so they are one arm of the search."""
+    return _POSITION.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "a card of ", label)
