@@ -245,6 +245,6 @@ _POSITION = re.compile(r'"[^"]*"|\bcard \d+ of ')
 
 def option_class(label: str) -> str:
     """A label with the positions of the cards its player does not know left out (`exchange card 2 of hand of
-    player 2, "Flight"` → `exchange a card of hand of player 2, "Flight"`; named cards are quoted and kept).
+    player 1, "Flight"` → `exchange a card of hand of player 1, "Flight"`; named cards are quoted and kept).
     Such options differ only in which unseen card of a zone they take, so they are one arm of the search."""
     return _POSITION.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "a card of ", label)
