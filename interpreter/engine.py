@@ -557,6 +557,13 @@ class State(StateData):
         views.log_label(self, who, views.action_label_parts(self, a, values))
         self.push(a.code, env, ("action", name), depth, span)
 
+    def acting_player(self):
+        """The player whose action is being resolved (the innermost one), or None between actions."""
+        for f in reversed(self.stack):
+            if type(f.data) is tuple and f.data and f.data[0] == "action":
+                return f.env["you"]
+        return None
+
     def action_label(self, a, values: tuple, viewer) -> str:
         """`travel forest`, `swap card 1 of hand of player 1, "Flight"`: the action and its parameters."""
         parts = [views.label_of(self, v, t, viewer) for v, t in zip(values, a.param_types)]

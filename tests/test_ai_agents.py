@@ -445,6 +445,14 @@ def test_choices_inside_an_own_action_stay_in_the_actions_node():
     assert all(not label.startswith("peek at") for key in look.children for _, label in key)
 
 
+def test_the_acting_player_is_known_while_an_action_resolves():
+    st = game(THREE).new_state(3, seed=5)
+    seat = st.to_move[0]
+    assert st.acting_player() is None
+    st.apply("look", seat)
+    assert st.decision.prompt == "Peek at a card" and st.acting_player() == seat
+
+
 WALK = """game "Walk" { players 2..2 }
 enum Step { left, right }
 player var n: int = 0

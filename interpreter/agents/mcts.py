@@ -103,13 +103,13 @@ class MctsAgent(Agent):
         self.last_root = root
         mine = root.stats.get(self.seat, {})
 
-        def rank(i_action):
-            i, a = i_action
-            visits, total, _ = mine.get(self._class(a.label), (0, 0.0, 0))
+        classes = [self._class(a.label) for a in actions]
+
+        def rank(i):
+            visits, total, _ = mine.get(classes[i], (0, 0.0, 0))
             return visits, (total / visits if visits else 0.0), -i
-        best = self._class(max(enumerate(actions), key=rank)[1].label)
-        members = [a for a in actions if self._class(a.label) == best]
-        return members[self.rng.randrange(len(members))] if len(members) > 1 else members[0]
+        best = classes[max(range(len(actions)), key=rank)]
+        return _one_of([a for a, k in zip(actions, classes) if k == best], self.rng)
 
     def _class(self, label: str) -> str:
         """The option class of a label (see `option_class`), cached for this agent."""
@@ -192,8 +192,9 @@ class MctsAgent(Agent):
                 return (reward + total / visits) / 2
         return reward
 
-    def _select(self, node: Node, player: int, st) -> str:
-        """UCB1 with availability among the options `player` has in this sample. An option not tried here
+    def _select(self, node: Node, player: int, st) -> tuple:
+        """The option class `player` takes, and one of its options: UCB1 with availability among the classes
+        `player` has in this sample. An option not tried here
         yet counts as tried once, earning what its label has earned so far in this search (MAST; a label
         never seen earns the most possible, so it is tried soon): of nine guesses, the likely one is tried
         first and the others only when it disappoints, rather than all nine before any is repeated."""
@@ -223,21 +224,19 @@ class MctsAgent(Agent):
                 ties += 1
                 if self.rng.randrange(ties) == 0:
                     best = label
-        options = concrete[best]
-        return best, options[self.rng.randrange(len(options))] if len(options) > 1 else options[0]
+        return best, _one_of(concrete[best], self.rng)
+
+
+def _one_of(items: list, rng):
+    """One of the options of a class, at random (the generator is not used when there is only one)."""
+    return items[rng.randrange(len(items))] if len(items) > 1 else items[0]
 
 
 def _within_own_action(st) -> bool:
     """Whether the pending decision is a choice its one player makes while resolving an action of their own
     (which cards to peek at, once `look` is taken)."""
     d = st.decision
-    if d is None or d.kinds == "act" or len(d.players) != 1:
-        return False
-    for f in reversed(st.stack):
-        data = f.data
-        if type(data) is tuple and len(data) == 2 and data[0] == "action" and type(data[1]) is str:
-            return f.env.get("you") == d.players[0]
-    return False
+    return d is not None and d.kinds != "act" and len(d.players) == 1 and st.acting_player() == d.players[0]
 
 
 _POSITION = re.compile(r'"[^"]*"|\bcard \d+ of ')
