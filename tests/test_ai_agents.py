@@ -392,10 +392,40 @@ def test_rewards_put_an_outright_loser_last():
 def test_backups_mix_in_the_best_next_option_of_the_same_player():
     child = Node()
     child.stats[0] = {"guess pig": [2, 2.0, 2], "guess heart": [6, 5.4, 6]}
-    assert MctsAgent._backed_up(0.2, child, 0) == pytest.approx((0.2 + 0.9) / 2)
-    assert MctsAgent._backed_up(0.2, child, 1) == 0.2  # not that player's decision
+    offered = ["guess pig", "guess heart"]
+    assert MctsAgent._backed_up(0.2, child, 0, offered) == pytest.approx((0.2 + 0.9) / 2)
+    assert MctsAgent._backed_up(0.2, child, 0, None) == pytest.approx((0.2 + 0.9) / 2)  # it chose nothing there
+    assert MctsAgent._backed_up(0.2, child, 1, None) == 0.2  # not that player's decision
+    assert MctsAgent._backed_up(0.2, None, 0, None) == 0.2  # no next decision (inner, or the game ended)
     child.stats[0]["guess heart"] = [2, 1.8, 2]
-    assert MctsAgent._backed_up(0.2, child, 0) == 0.2  # the best is not tried enough yet
+    assert MctsAgent._backed_up(0.2, child, 0, offered) == 0.2  # the best is not tried enough yet
+
+
+def test_backups_take_the_best_of_the_options_this_sample_offered():
+    """After a peek at "Flight", the peek is worth what swapping for "Flight" earned, even when the swap tried
+    most often (after peeks at other cards) was another one."""
+    child = Node()
+    child.stats[0] = {'swap "Flight"': [4, 3.2, 4], 'swap "Time Travel"': [9, 0.0, 9], "shuffle": [3, 1.2, 20]}
+    assert MctsAgent._backed_up(0.2, child, 0, ['swap "Flight"', "shuffle"]) == pytest.approx((0.2 + 0.8) / 2)
+    assert MctsAgent._backed_up(0.2, child, 0, ['swap "Time Travel"', "shuffle"]) == pytest.approx(0.1)
+
+
+def test_the_options_a_player_was_offered_are_noted_per_node():
+    """Per node and player, the search notes the option classes of the last choice made there in this
+    iteration: in the node of `look`, the second action of the turn, not the peeks made before it."""
+    st = game(THREE).new_state(3, seed=5)
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=1, iterations=40)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    root, info = agent.last_root, InfoSet(st, seat)
+    look = root.children[((seat, "look"),)]
+    for _ in range(200):
+        agent._iterate(root, info.sample(agent.rng))
+        if (look, seat) in agent.offers:
+            break
+    assert set(agent.offers[root, seat]) == set(root.stats[seat])
+    second = agent.offers[look, seat]
+    assert "shuffle_hand" in second and not any(label.startswith("peek at") for label in second)
 
 
 def test_an_untried_option_starts_from_what_its_label_earned():
@@ -480,3 +510,28 @@ def test_a_choice_repeated_without_end_inside_an_action_branches_again():
     def depth(node):
         return 1 + max((depth(c) for c in node.children.values()), default=0)
     assert depth(agent.last_root) > 2 and MAX_INNER >= 2
+
+
+STOP = """game "Stop" { players 2..2 }
+player var n: int = 0
+action stop() {
+  you.n += 1
+  end game
+}
+play { act one of stop by first(players) prompt "Stop?" }
+scoring p { score "n" p.n }
+"""
+
+
+def test_a_pick_that_ends_the_game_backs_up_its_final_reward_unmixed():
+    """When a pick ends the game, there is no next option to mix in, even if the same pick led on, in other
+    samples, to a node where the player has statistics (a swap that completes a set only sometimes)."""
+    st = load_source(STOP).new_state(2, seed=1)
+    agent = MctsAgent(0, seed=1)
+    agent.scale, agent.mast = 2.0, {}
+    root, child = Node(), Node()
+    child.stats[0] = {"go on": [10, 0.0, 10]}
+    root.children[((0, "stop"),)] = child
+    agent._iterate(root, st)
+    assert st.is_over and st.winners() == [0]
+    assert root.stats[0]["stop"][:2] == [1, 1.0]

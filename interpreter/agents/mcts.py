@@ -25,7 +25,13 @@ that lands on another free move) branches again after `MAX_INNER`.
 
 An option's statistics back up a mix of the iteration's reward and the value of its player's best option at
 its own next decision (mix-max backups): a slap is worth what the likely guess after it earns, not the
-average of every guess tried, and a peek gets credit for the better swap it allows.
+average of every guess tried. The best option is taken among those the player had in that iteration's
+sample, so a peek gets credit for the better swap that what it revealed allows (after a peek at a good card,
+the swap for that card), not for the swap most often tried after other peeks. A pick that ended the game
+keeps its final reward unmixed (a swap that completes a set ends the game only in some samples; mixing in
+what the player did next in the others credited it with a future it does not have). Measured in 3 Wishes
+(600 games): A − B against random from +6 [+0, +12] to +9 [+3, +15], against greedy from +4 [−1, +10] to
++6 [+1, +12]; Wunschmaschine plays as well as before.
 
 Past the tree, rollouts follow MAST (the Move-Average Sampling Technique of Finnsson and Björnsson's
 CadiaPlayer, ε-greedy as Tak, Winands and Björnsson found best): each player takes, with probability
@@ -88,6 +94,7 @@ class MctsAgent(Agent):
         self.epsilon, self.merge = epsilon, merge
         self.rng = random.Random(seed)
         self.classes: dict = {}
+        self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
 
     def act(self, view, actions: list, info=None) -> Action:
         if info is None:
@@ -120,6 +127,7 @@ class MctsAgent(Agent):
 
     def _iterate(self, root: Node, st) -> None:
         node, path, played, inner_run = root, [], [], 0
+        self.offers = {}
         while not st.over:
             inner = node is not root and inner_run < MAX_INNER and _within_own_action(st)
             inner_run = inner_run + 1 if inner else 0
@@ -140,11 +148,13 @@ class MctsAgent(Agent):
             if fresh:
                 break
             node = child
+        if st.over and path:  # the last pick ended the game: its reward is final, there is no next option
+            path[-1] = path[-1][:2] + (None,)
         self._rollout(st, played)
         reward = rewards(st, self.scale)
         for node, picks, child in reversed(path):
             for p, label in picks:
-                value = self._backed_up(reward[p], child, p)
+                value = self._backed_up(reward[p], child, p, self.offers.get((child, p)))
                 entry = node.stats[p][label]
                 entry[0] += 1
                 entry[1] += value
@@ -180,16 +190,20 @@ class MctsAgent(Agent):
                 played.append((p, classes(action.label)))
 
     @staticmethod
-    def _backed_up(reward: float, child: Node, player: int) -> float:
+    def _backed_up(reward: float, child: Node, player: int, offered) -> float:
         """What an option earned: the iteration's reward, mixed half and half with the mean of the player's
-        most visited option at its own next decision, when that one has been tried at least 3 times (mix-max
-        backups, Coulom 2006). A good guess after a slap is then not averaged with every guess explored, and
-        what a peek lets one do later counts for the peek."""
+        most visited option at its own next decision in `child`, when that one has been tried at least 3 times
+        (mix-max backups, Coulom 2006): a good guess after a slap is then not averaged with every guess explored.
+        When the player chose in `child` in this iteration, only the options it was `offered` there count:
+        after a peek at "Flight", the peek is worth what swapping for "Flight" has earned, not what the swap
+        most often tried after peeks at other cards earned. No `child` (the pick ended the game, or it was a
+        choice inside one's own action): the reward alone."""
         table = child.stats.get(player) if child is not None else None
-        if table:
-            visits, total, _ = max(table.values())
-            if visits >= 3:
-                return (reward + total / visits) / 2
+        if not table:
+            return reward
+        visits, total, _ = max([table[label] for label in offered] if offered else table.values())
+        if visits >= 3:
+            return (reward + total / visits) / 2
         return reward
 
     def _select(self, node: Node, player: int, st) -> tuple:
@@ -203,6 +217,7 @@ class MctsAgent(Agent):
         for a in st.legal_actions(player):
             concrete.setdefault(self._class(a.label), []).append(a.label)
         labels = list(concrete)
+        self.offers[node, player] = labels
         low, high = node.ranges.get(player, (0.0, 1.0))
         c = self.c * (high - low if high > low else 1.0)
         mast = self.mast
