@@ -226,14 +226,14 @@ class State(StateData):
                 return
             f = stack[-1]
             code = codes[f.code]
-            if f.pc == 0 and type(f.data) is tuple and f.data[0] == "trigger" and not self._trigger_holds(f):
+            if f.pc == 0 and _frame_kind(f) == "trigger" and not self._trigger_holds(f):
                 stack.pop()
                 continue
             if f.pc >= len(code.ops):
                 if code.loop is not None and self._guard(loop_again, f, code, code.span):
                     continue
                 stack.pop()
-                if type(f.data) is tuple and f.data and f.data[0] == "action":
+                if _frame_kind(f) == "action":
                     self._flush_after()
                 continue
             op = code.ops[f.pc]
@@ -300,7 +300,7 @@ class State(StateData):
         depth = (self.stack[-1].depth if self.stack else 0) + 1
         if depth > MAX_CHAIN:
             raise WishRuntimeError(self._chain_message(fired[0][0]), fired[0][0].span, state=self)
-        in_action = any(type(f.data) is tuple and f.data and f.data[0] == "action" for f in self.stack)
+        in_action = self.acting_player() is not None
         now = []
         for t, env in fired:
             if t.after and in_action:
@@ -331,14 +331,14 @@ class State(StateData):
 
     def _chain_message(self, last) -> str:
         names = [self.game.trigger_defs[f.data[1]].describe() for f in self.stack
-                 if type(f.data) is tuple and f.data and f.data[0] == "trigger"]
+                 if _frame_kind(f) == "trigger"]
         names.append(last.describe())
         unique = list(dict.fromkeys(names))
         return (f"a chain of triggers did not end after {MAX_CHAIN} steps; it keeps firing: "
                 + " → ".join(unique))
 
     def _flush_after(self) -> None:
-        if not self.after or any(type(f.data) is tuple and f.data and f.data[0] == "action" for f in self.stack):
+        if not self.after or self.acting_player() is not None:
             return
         pending, self.after = self.after, []
         for index, env, depth in reversed(pending):
@@ -560,7 +560,7 @@ class State(StateData):
     def acting_player(self):
         """The player whose action is being resolved (the innermost one), or None between actions."""
         for f in reversed(self.stack):
-            if type(f.data) is tuple and f.data and f.data[0] == "action":
+            if _frame_kind(f) == "action":
                 return f.env["you"]
         return None
 
@@ -596,6 +596,11 @@ class State(StateData):
 
     def log_choice(self, who: int, value, ty, verb: str, skip=None) -> None:
         views.log_choice(self, who, value, ty, verb, skip)
+
+
+def _frame_kind(f):
+    """"action" or "trigger" for the frame of an action or a trigger being resolved, else None."""
+    return f.data[0] if type(f.data) is tuple and f.data else None
 
 
 def _dedupe_labels(options: list) -> list:
