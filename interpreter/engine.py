@@ -523,32 +523,39 @@ class State(StateData):
             guard = next((message for cond, message in a.guards if not cond(self, env)), None)
             if guard is not None and legal_only:
                 continue
-            for values in self._action_params(a, who):
-                reason = guard
-                if reason is None:
-                    env = {"you": who, **dict(zip(a.param_names, values))}
-                    reason = next((message for cond, message in a.requires if not cond(self, env)), None)
-                if reason is not None and legal_only:
-                    continue
+            for values, reason in self._instances(a, who, guard, legal_only):
                 out.append(((name, values), self.action_label(a, values, who), reason))
                 if len(out) > MAX_ACTION_OPTIONS:
                     raise WishRuntimeError(f"action '{name}' has more than {MAX_ACTION_OPTIONS} options", a.span)
         return _dedupe_labels(out)
 
-    def _action_params(self, a, who):
-        if not a.param_names:
-            yield ()
-            return
+    def _instances(self, a, who: int, reason, legal_only: bool):
+        """Each choice of `a`'s parameters with the first requirement it fails (None if none). A requirement is
+        checked once the parameters it reads are chosen, once for all the choices that share them: a Wish
+        that cannot be paid is ruled out before any site is tried for it. The order of the checks per choice
+        is the written one, so each choice fails on the same requirement as if checked on its own."""
+        names, domains, requires = a.param_names, a.domains, a.requires
         env = {"you": who}
+        values = []
 
-        def rec(i, acc):
-            if i == len(a.param_names):
-                yield tuple(acc)
+        def rec(i, k, reason):
+            while reason is None and k < len(requires) and requires[k][0] <= i:
+                _, cond, message = requires[k]
+                if not cond(self, env):
+                    reason = message
+                k += 1
+            if reason is not None and legal_only:
                 return
-            local = dict(env, **dict(zip(a.param_names, acc)))
-            for v in a.domains[i](self, local):
-                yield from rec(i + 1, acc + [v])
-        yield from rec(0, [])
+            if i == len(names):
+                yield tuple(values), reason
+                return
+            for v in tuple(domains[i](self, env)):
+                env[names[i]] = v
+                values.append(v)
+                yield from rec(i + 1, k, reason)
+                values.pop()
+            env.pop(names[i], None)
+        yield from rec(0, 0, reason)
 
     def start_action(self, key, who: int, depth: int, span) -> None:
         name, values = key

@@ -58,7 +58,7 @@ class ActionDef:
     param_types: list
     domains: list
     guards: list  # leading requirements independent of the parameters: (condition, message)
-    requires: list  # the other leading requirements
+    requires: list  # the others: (how many parameters are chosen before the check, condition, message)
     code: int
     span: A.Span
 
@@ -240,9 +240,14 @@ class Game:
         guards, requires, rest = [], [], []
         for s in a.body.stmts:
             if isinstance(s, A.Require) and not rest:
-                # Leading requirements that do not look at the parameters are checked once per action.
-                target = guards if not requires and not A.uses_names(s.cond, set(names)) else requires
-                target.append((comp.expr(s.cond), s.message))
+                # A leading requirement is checked once the parameters it reads are chosen (never before an
+                # earlier one): those that read none once per action, the others once per choice of them.
+                level = max([i + 1 for i, n in enumerate(names) if A.uses_names(s.cond, {n})]
+                            + [requires[-1][0] if requires else 0])
+                if level == 0:
+                    guards.append((comp.expr(s.cond), s.message))
+                else:
+                    requires.append((level, comp.expr(s.cond), s.message))
             else:
                 rest.append(s)
         code = comp.block(A.Block(rest, span=a.body.span))

@@ -1,9 +1,10 @@
 """The engine's own tests on a small test game: stack and trigger order, timing, abilities, decisions, views."""
+import random
 from pathlib import Path
 
 import pytest
 
-from interpreter import IllegalAction, WishRuntimeError, load_game
+from interpreter import IllegalAction, WishRuntimeError, load_game, load_source
 
 GAME = str(Path(__file__).parent / "games" / "engine_test.wish")
 
@@ -179,3 +180,66 @@ scoring p { score "s" 0 }
 ''')
     st = game.new_state(2)
     assert var(st, "trace") == "spent"
+
+
+LEVELS = '''
+game "Levels" { players 2..2 }
+enum Area { forest "Forest", dock "Dock", oasis "Oasis" }
+action go(a in Area, n in [1, 2, 3]) {
+  require n < 3 else "at most two steps"
+  require a != dock else "not to the dock"
+  require turns == 0 else "once only"
+  turns += 1
+}
+var turns: int = 0
+play { act one of go by first(players) }
+'''
+
+
+def test_a_requirement_is_checked_once_the_parameters_it_reads_are_chosen():
+    go = load_source(LEVELS).actions["go"]
+    # `n < 3` reads the second parameter; `a != dock` only the first but is written after it, so it waits
+    # for both (the written order of the checks is kept); `turns == 0` reads none but also comes later.
+    assert [level for level, _, _ in go.requires] == [2, 2, 2]
+    st = load_game(str(Path(__file__).parent.parent / "games" / "wish.wish")).new_state(2, seed=1)
+    fulfill = st.game.actions["fulfill"]
+    assert [level for level, _, _ in fulfill.requires] == [1, 2]  # can_pay reads the Wish, can_fulfill both
+    assert len(fulfill.guards) == 1  # may(you, fulfill) reads no parameter
+
+
+def _each_on_its_own(st, a, who):
+    """The reference: every choice of `a`'s parameters with a fresh environment and every check in order."""
+    def rec(i, values):
+        if i == len(a.param_names):
+            env = {"you": who, **dict(zip(a.param_names, values))}
+            checks = [(c, m) for c, m in a.guards] + [(c, m) for _, c, m in a.requires]
+            yield values, next((m for c, m in checks if not c(st, env)), None)
+            return
+        for v in a.domains[i](st, {"you": who, **dict(zip(a.param_names, values))}):
+            yield from rec(i + 1, values + (v,))
+    return list(rec(0, ()))
+
+
+@pytest.mark.parametrize("path, players", [("wish.wish", 2), ("wish.wish", 4), ("three_wishes.wish", 3)])
+def test_checking_requirements_early_fails_each_option_on_the_same_requirement(path, players):
+    game = load_game(str(Path(__file__).parent.parent / "games" / path))
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(3):
+        st = game.new_state(players, seed=seed)
+        for _ in range(120):
+            if st.is_over:
+                break
+            d = st.decision
+            if d.kinds == "act":
+                for name in st.game.codes[d.code].ops[d.op].actions:
+                    a = st.game.actions[name]
+                    for who in st.seats:
+                        got = [(key[1], reason) for key, _, reason in st.action_options([name], who)]
+                        assert got == _each_on_its_own(st, a, who)
+                        legal = [key[1] for key, _, _ in st.action_options([name], who, legal_only=True)]
+                        assert legal == [values for values, reason in got if reason is None]
+                        compared += 1
+            actions = st.legal_actions(st.to_move[0])
+            st.apply(actions[rng.randrange(len(actions))])
+    assert compared > 50
