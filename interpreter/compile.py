@@ -11,6 +11,38 @@ from dsl.errors import WishRuntimeError
 from . import effects as E
 
 MAX_CALL_DEPTH = 200
+LASTING_LIMIT = 50_000  # results kept of functions that read only their arguments; then the cache starts again
+STATE_BUILTINS = {"next", "after", "owner", "random"}  # builtins that read the state (the table, the dice)
+
+
+def lasting_functions(functions: dict) -> set:
+    """The functions whose result depends on their arguments alone, so it holds while the state changes:
+    they read no variable, zone, parameter, card identity or player count (enum data only), and call only
+    such functions (`fits(acts, columns)` in Wish). A card's identity is left out on purpose: samples of an
+    information set change identities under the same game."""
+    facts = {}
+    for name, (f, *_) in functions.items():
+        reads, calls = False, set()
+        for node, _ in A.walk(f.body):
+            if not isinstance(node, A.Expr):
+                continue
+            ref = node.ref
+            if isinstance(node, A.Name):
+                reads |= ref is None or ref[0] not in ("local", "member", "enum")
+            elif isinstance(node, A.FieldOf):
+                reads |= ref is None or ref[0] != "efield"
+            elif isinstance(node, A.Call):
+                if ref is not None and ref[0] == "func":
+                    calls.add(ref[1])
+                else:
+                    reads |= ref is None or ref[1] in STATE_BUILTINS
+        facts[name] = (reads, calls)
+    lasting = {name for name, (reads, _) in facts.items() if not reads}
+    while True:  # a function calling one that reads the state reads it too
+        reading = {name for name in lasting if not facts[name][1] <= lasting}
+        if not reading:
+            return lasting
+        lasting -= reading
 
 
 def fail(span, message):
@@ -23,6 +55,8 @@ class Compiler:
     def __init__(self, game):
         self.g = game
         self.sym = game.sym
+        self.lasting_names = lasting_functions(self.sym.functions)
+        self.lasting: dict = {}  # (function, arguments) → result, for the functions in lasting_names
 
     # ---------------------------------------------------------------- expressions
     def expr(self, e: A.Expr):
@@ -114,15 +148,7 @@ class Compiler:
         args = [self.expr(a) for a in e.args]
         span = e.span
 
-        def call(st, env):
-            argv = tuple(a(st, env) for a in args)
-            memo = st.memo
-            if st.memo_version != st.version:  # functions are pure: results hold until the state changes
-                memo.clear()
-                st.memo_version = st.version
-            key = (name, argv)
-            if key in memo:
-                return memo[key]
+        def evaluate(st, argv, memo, key):
             st.call_depth += 1
             try:
                 if st.call_depth > MAX_CALL_DEPTH:
@@ -133,6 +159,30 @@ class Compiler:
                 fail(span, f"function '{name}' calls itself too deep for Python's stack (its expressions nest deeply)")
             finally:
                 st.call_depth -= 1
+
+        if name in self.lasting_names:
+            lasting = self.lasting
+
+            def call_lasting(st, env):
+                argv = tuple(a(st, env) for a in args)
+                key = (name, argv)
+                if key in lasting:
+                    return lasting[key]
+                if len(lasting) >= LASTING_LIMIT:
+                    lasting.clear()
+                return evaluate(st, argv, lasting, key)
+            return call_lasting
+
+        def call(st, env):
+            argv = tuple(a(st, env) for a in args)
+            memo = st.memo
+            if st.memo_version != st.version:  # functions are pure: results hold until the state changes
+                memo.clear()
+                st.memo_version = st.version
+            key = (name, argv)
+            if key in memo:
+                return memo[key]
+            return evaluate(st, argv, memo, key)
         return call
 
     def generator(self, g: A.Generator):

@@ -2,6 +2,8 @@
 import pytest
 
 from interpreter import WishCheckError, WishRuntimeError, load_source
+from interpreter import compile as compile_module
+from interpreter.compile import lasting_functions
 
 PRELUDE = '''
 game "T" { players 3..3 }
@@ -118,3 +120,34 @@ MORE = [
 @pytest.mark.parametrize("ty,expr,expected", MORE, ids=[c[1] for c in MORE])
 def test_list_and_bag_builtins(ty, expr, expected):
     assert run(ty, expr) == expected
+
+
+LASTING = [
+    ("function f(x: int): int = x + 1", True),
+    ("function f(a: Area): int = count(a.crystals) + count(a.adjacent)", True),  # enum data does not change
+    ("function f(x: int): int = if x > 0 then f(x - 1) else 0", True),  # calls itself only
+    ("function f(xs: list of int): bool = count(xs) == 0 or any(x > 1 for x in rest(xs))", True),
+    ("function f(p: player): int = count(p.crystals)", False),  # a player variable
+    ("function f(): int = people[forest]", False),  # a keyed variable
+    ("function f(): int = count(deck)", False),  # a zone's cards
+    ("function f(c: Card): int = c.value", False),  # a card's identity changes between samples
+    ("function f(p: player): player = next(p)", False),  # the number of players
+    ("function g(p: player): int = count(p.crystals)\nfunction f(p: player): int = g(p) + 1", False),
+    ("function g(x: int): int = if x > 0 then f(x - 1) else people[forest]\n"
+     "function f(x: int): int = if x > 0 then g(x - 1) else 0", False),  # in a cycle with one that reads
+]
+
+
+@pytest.mark.parametrize("decls,lasting", LASTING, ids=[c[0] for c in LASTING])
+def test_functions_that_read_only_their_arguments_keep_their_results(decls, lasting):
+    game = load_source(PRELUDE + decls + "\nplay { }\nscoring p { score \"s\" 0 }\n")
+    assert ("f" in lasting_functions(game.sym.functions)) == lasting
+
+
+def test_kept_results_are_bounded_and_right(monkeypatch):
+    monkeypatch.setattr(compile_module, "LASTING_LIMIT", 5)
+    game = load_source(PRELUDE + "function f(x: int): int = if x > 0 then f(x - 1) + x else 0\n"
+                       "var result: int = 0\nplay { for n in [3, 10, 4, 10] { result = result + f(n) } }\n"
+                       "scoring p { score \"s\" 0 }\n")
+    st = game.new_state(3)
+    assert st.gvars[game.gvar_index["result"]] == 6 + 55 + 10 + 55
