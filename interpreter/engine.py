@@ -549,6 +549,11 @@ class State(StateData):
             if i == len(names):
                 yield tuple(values), reason
                 return
+            if i == len(names) - 1 and (reason is not None or k == len(requires)):  # nothing left to check
+                chosen = tuple(values)
+                for v in domains[i](self, env):
+                    yield chosen + (v,), reason
+                return
             for v in tuple(domains[i](self, env)):
                 env[names[i]] = v
                 values.append(v)
