@@ -2,8 +2,8 @@
 """How strong the AI players are: seeded matches between agents in every game, with win rates and 95% CIs.
 
     python bench/strength.py [--games 20] [--three-wishes-games 600] [--wish-games 8] [--iterations 100]
-                             [--wish-iterations 25] [--naming 120] [--table-games 4] [--random-table-games 100]
-                             [--only wunschmaschine] [--seed 1]
+                             [--three-wishes-iterations 100] [--wish-iterations 25] [--naming 120]
+                             [--table-games 4] [--random-table-games 100] [--only wunschmaschine] [--seed 1]
 
 A match "A vs B" in an N-player game seats one A and N-1 B; the A seat moves round the table from game to game.
 A's win rate is the share of games A is among the winners (a shared win counts for each winner); the B column
@@ -143,7 +143,8 @@ def main(argv=None) -> int:
     ap.add_argument("--three-wishes-games", type=int, default=600,
                     help="games per match in 3 Wishes (short games, and luck decides many)")
     ap.add_argument("--wish-games", type=int, default=8, help="games per match in Wish (slow)")
-    ap.add_argument("--iterations", type=int, default=100, help="MCTS iterations per decision")
+    ap.add_argument("--iterations", type=int, default=100, help="MCTS iterations per decision in Wunschmaschine")
+    ap.add_argument("--three-wishes-iterations", type=int, default=100, help="MCTS iterations per decision in 3 Wishes")
     ap.add_argument("--wish-iterations", type=int, default=25, help="MCTS iterations per decision in Wish")
     ap.add_argument("--table-games", type=int, default=4,
                     help="Wunschmaschine games with MCTS in every seat, for guess statistics")
@@ -157,7 +158,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     for name in sorted(GAMES) if args.only is None else [args.only]:
         wish = name == "wish"
-        iters = args.wish_iterations if wish else args.iterations
+        iters = (args.wish_iterations if wish else args.three_wishes_iterations if name == "three_wishes"
+                 else args.iterations)
         mcts = f"mcts:iterations={iters}" + (";rollout=4" if wish else "")
         games = args.wish_games if wish else args.three_wishes_games if name == "three_wishes" else args.games
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
