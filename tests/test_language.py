@@ -144,7 +144,7 @@ def test_functions_that_read_only_their_arguments_keep_their_results(decls, last
     assert ("f" in lasting_functions(game.sym.functions)) == lasting
 
 
-def test_kept_results_are_bounded_and_right(monkeypatch):
+def test_kept_results_stay_right_when_the_full_cache_starts_again(monkeypatch):
     monkeypatch.setattr(compile_module, "LASTING_LIMIT", 5)
     game = load_source(PRELUDE + "function f(x: int): int = if x > 0 then f(x - 1) + x else 0\n"
                        "var result: int = 0\nplay { for n in [3, 10, 4, 10] { result = result + f(n) } }\n"
