@@ -2,7 +2,7 @@
 """How strong the AI players are: seeded matches between agents in every game, with win rates and 95% CIs.
 
     python bench/strength.py [--games 20] [--three-wishes-games 600] [--wish-games 8] [--iterations 100]
-                             [--three-wishes-iterations 100] [--wish-iterations 25] [--naming 120]
+                             [--three-wishes-iterations 400] [--wish-iterations 25] [--naming 120]
                              [--table-games 4] [--random-table-games 100] [--only wunschmaschine] [--seed 1]
 
 A match "A vs B" in an N-player game seats one A and N-1 B; the A seat moves round the table from game to game.
@@ -33,6 +33,10 @@ from interpreter.agents import agent_seed, ask, make_agent  # noqa: E402
 from interpreter.infoset import InfoSet  # noqa: E402
 
 MAX_DECISIONS = 1500
+# 3 Wishes is searched with probes and no rollouts: a new option starts at the reward one step after it (a peek is
+# credited with the best swap it allows), and a leaf is valued by the game's own scoring at once (random play to
+# the end mostly adds luck in so short a game)
+THREE_WISHES = ";rollout=0;probe=1"
 TABLE_DECISIONS = 300  # at a table of MCTS Agents, rounds in which nobody slaps can go on and on
 GAMES = {
     "wish": ("games/wish.wish", 2),
@@ -144,7 +148,8 @@ def main(argv=None) -> int:
                     help="games per match in 3 Wishes (short games, and luck decides many)")
     ap.add_argument("--wish-games", type=int, default=8, help="games per match in Wish (slow)")
     ap.add_argument("--iterations", type=int, default=100, help="MCTS iterations per decision in Wunschmaschine")
-    ap.add_argument("--three-wishes-iterations", type=int, default=100, help="MCTS iterations per decision in 3 Wishes")
+    ap.add_argument("--three-wishes-iterations", type=int, default=400,
+                    help="MCTS iterations per decision in 3 Wishes (with probes and no rollouts, see THREE_WISHES)")
     ap.add_argument("--wish-iterations", type=int, default=25, help="MCTS iterations per decision in Wish")
     ap.add_argument("--table-games", type=int, default=4,
                     help="Wunschmaschine games with MCTS in every seat, for guess statistics")
@@ -160,7 +165,7 @@ def main(argv=None) -> int:
         wish = name == "wish"
         iters = (args.wish_iterations if wish else args.three_wishes_iterations if name == "three_wishes"
                  else args.iterations)
-        mcts = f"mcts:iterations={iters}" + (";rollout=4" if wish else "")
+        mcts = f"mcts:iterations={iters}" + (";rollout=4" if wish else THREE_WISHES if name == "three_wishes" else "")
         games = args.wish_games if wish else args.three_wishes_games if name == "three_wishes" else args.games
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
             if not args.tables_only:

@@ -73,8 +73,8 @@ def test_same_seed_same_actions(path, variant, players):
     runs = []
     for _ in range(2):
         st = game(path, variant).new_state(players, seed=4)
-        runs.append(play(st, make_agents(["mcts:iterations=10;rollout=3", "greedy:samples=2", "mcts:iterations=5"],
-                                         players, 4)))
+        runs.append(play(st, make_agents(["mcts:iterations=10;rollout=3", "greedy:samples=2",
+                                          "mcts:iterations=5;rollout=0;probe=1"], players, 4)))
         runs[-1].append(st.to_json())
     assert runs[0] == runs[1]
 
@@ -105,7 +105,8 @@ def scenes():
 SCENES = scenes()
 
 
-@pytest.mark.parametrize("spec", ["greedy:samples=3", "mcts:iterations=24;rollout=4"])
+@pytest.mark.parametrize("spec", ["greedy:samples=3", "mcts:iterations=24;rollout=4",
+                                  "mcts:iterations=24;rollout=0;probe=1"])
 def test_decisions_do_not_depend_on_cards_the_seat_does_not_know(spec):
     for i, (st, seat) in enumerate(SCENES):
         hidden = unknown(st, seat)
@@ -332,8 +333,9 @@ def test_shuffles_record_the_cards_and_who_kept_track():
 
 
 @pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0"),
-                                           ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0")])
-def test_epsilon_and_merge_outside_their_range_are_refused(spec, message):
+                                           ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0"),
+                                           ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0")])
+def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
 
@@ -349,6 +351,35 @@ def test_mast_rollouts_prefer_the_labels_that_earned_most():
     played: list = []
     agent._rollout(st, played)
     assert (seat, labels[-1]) in played
+
+
+def test_a_probe_gives_a_new_option_the_reward_one_step_after_it():
+    """With `probe=1` an option class the search has not met starts at the reward its player gets once it is
+    taken in the sample; with one iteration the root then takes the class with the best such reward."""
+    taken = 0
+    for st in [s for seed in range(6) for s in random_states(THREE, None, 3, seed=seed, every=2, limit=30)]:
+        seat = st.to_move[0]
+        if len({option_class(a.label) for a in st.legal_actions(seat)}) < 3:
+            continue
+        agent = MctsAgent(seat, seed=2, iterations=1, probe=1)
+        action = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+        root_probes = {k: v for (p, k), v in agent.probes.items() if p == seat and k in agent.last_root.stats[seat]}
+        assert len(root_probes) >= 3
+        assert root_probes[option_class(action.label)] == max(root_probes.values())
+        taken += 1
+    assert taken >= 3
+
+
+def test_a_probe_is_the_reward_after_the_option_on_that_sample():
+    st = game(THREE).new_state(3, seed=8)
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=1, probe=1)
+    agent.probes, agent.scale = {}, 5.0
+    for action in st.legal_actions(seat):
+        after = st.clone()
+        after.apply(action)
+        assert agent._probe(st, seat, action.label, [action.label]) == rewards(after, 5.0)[seat]
+    assert st.to_move == [seat] and not st.over  # the sample itself is left as it was
 
 
 def test_when_the_wish_is_certain_mcts_names_it():
@@ -408,6 +439,17 @@ def test_backups_take_the_best_of_the_options_this_sample_offered():
     child.stats[0] = {'swap "Flight"': [4, 3.2, 4], 'swap "Time Travel"': [9, 0.0, 9], "shuffle": [3, 1.2, 20]}
     assert MctsAgent._backed_up(0.2, child, 0, ['swap "Flight"', "shuffle"]) == pytest.approx((0.2 + 0.8) / 2)
     assert MctsAgent._backed_up(0.2, child, 0, ['swap "Time Travel"', "shuffle"]) == pytest.approx(0.1)
+
+
+def test_with_probes_a_backup_takes_the_best_offered_option_probed_or_tried():
+    child = Node()
+    child.stats[0] = {'swap "Flight"': [1, 0.9, 1], 'swap "Time Travel"': [0, 0.0, 1], "shuffle": [5, 2.5, 6]}
+    offered = ['swap "Flight"', 'swap "Time Travel"', "shuffle"]
+    probes = {(0, 'swap "Flight"'): 0.7, (0, 'swap "Time Travel"'): 0.05, (0, "shuffle"): 0.9}
+    assert MctsAgent._backed_up(0.2, child, 0, offered, probes) == pytest.approx((0.2 + 0.7) / 2)
+    assert MctsAgent._backed_up(0.2, child, 0, offered, {}) == pytest.approx((0.2 + 0.5) / 2)  # none probed
+    assert MctsAgent._backed_up(0.2, child, 0, ['swap "Time Travel"'], {}) == 0.2  # nothing known yet
+    assert MctsAgent._backed_up(0.2, child, 0, offered, None) == pytest.approx((0.2 + 0.5) / 2)  # most visited
 
 
 def test_the_options_a_player_was_offered_are_noted_per_node():
