@@ -162,11 +162,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     for name in sorted(GAMES) if args.only is None else [args.only]:
-        wish = name == "wish"
-        iters = (args.wish_iterations if wish else args.three_wishes_iterations if name == "three_wishes"
-                 else args.iterations)
-        mcts = f"mcts:iterations={iters}" + (";rollout=4" if wish else THREE_WISHES if name == "three_wishes" else "")
-        games = args.wish_games if wish else args.three_wishes_games if name == "three_wishes" else args.games
+        iters = {"wish": args.wish_iterations, "three_wishes": args.three_wishes_iterations}.get(name, args.iterations)
+        mcts = f"mcts:iterations={iters}" + {"wish": ";rollout=4", "three_wishes": THREE_WISHES}.get(name, "")
+        games = {"wish": args.wish_games, "three_wishes": args.three_wishes_games}.get(name, args.games)
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
             if not args.tables_only:
                 print(report(match(name, a, b, games, args.seed)), flush=True)

@@ -378,7 +378,7 @@ def test_a_probe_is_the_reward_after_the_option_on_that_sample():
     for action in st.legal_actions(seat):
         after = st.clone()
         after.apply(action)
-        assert agent._probe(st, seat, action.label, [action.label]) == rewards(after, 5.0)[seat]
+        assert agent._probe(st, seat, action.label, action.label) == rewards(after, 5.0)[seat]
     assert st.to_move == [seat] and not st.over  # the sample itself is left as it was
 
 

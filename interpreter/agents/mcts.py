@@ -61,7 +61,7 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
-from .search import check_option, rewards, score_scale
+from .search import check_flag, check_option, rewards, score_scale
 
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
 
@@ -98,14 +98,9 @@ class MctsAgent(Agent):
         if epsilon > 1:
             raise WishError(f"agent option mcts:epsilon={epsilon}: must be at most 1")
         self.iterations, self.c, self.rollout = iterations, c, rollout
-        check_option("mcts", "merge", merge, 0)
-        if merge > 1:
-            raise WishError(f"agent option mcts:merge={merge}: must be 0 or 1")
-        self.epsilon, self.merge = epsilon, merge
-        check_option("mcts", "probe", probe, 0)
-        if probe > 1:
-            raise WishError(f"agent option mcts:probe={probe}: must be 0 or 1")
-        self.probe = probe
+        check_flag("mcts", "merge", merge)
+        check_flag("mcts", "probe", probe)
+        self.epsilon, self.merge, self.probe = epsilon, merge, probe
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -221,9 +216,12 @@ class MctsAgent(Agent):
         if not table:
             return reward
         if probes is not None and offered:
-            values = [total / visits if visits >= 3 else probes.get((player, label))
-                      for label in offered for visits, total, _ in (table[label],)]
-            values = [v for v in values if v is not None]
+            values = []
+            for label in offered:
+                visits, total, _ = table[label]
+                value = total / visits if visits >= 3 else probes.get((player, label))
+                if value is not None:
+                    values.append(value)
             return (reward + max(values)) / 2 if values else reward
         visits, total, _ = max([table[label] for label in offered] if offered else table.values())
         if visits >= 3:
@@ -259,7 +257,7 @@ class MctsAgent(Agent):
                 if seen is not None:
                     first = seen[1] / seen[0]
                 else:
-                    first = self._probe(st, player, label, concrete[label]) if self.probe else 1.0
+                    first = self._probe(st, player, label, concrete[label][0]) if self.probe else 1.0
                 value = first + c * math.sqrt(math.log(avail + 1))
             if value > best_value:
                 best, best_value, ties = label, value, 1
@@ -269,13 +267,13 @@ class MctsAgent(Agent):
                     best = label
         return best, _one_of(concrete[best], self.rng)
 
-    def _probe(self, st, player: int, key: str, labels: list) -> float:
-        """The first value of an option class this search has not met: the reward `player` gets one step
-        after taking it in this sample (computed once per search, then kept)."""
+    def _probe(self, st, player: int, key: str, label: str) -> float:
+        """The first value of option class `key` when this search has not met it: the reward `player` gets
+        one step after taking `label` (one of its options) in this sample (computed once per search, then kept)."""
         value = self.probes.get((player, key))
         if value is None:
             after = st.clone()
-            after.apply(Action(player, labels[0]))
+            after.apply(Action(player, label))
             value = self.probes[player, key] = rewards(after, self.scale)[player]
         return value
 

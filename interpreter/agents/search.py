@@ -14,6 +14,13 @@ def check_option(agent: str, key: str, value, low) -> None:
         raise WishError(f"agent option {agent}:{key}={value}: must be at least {low}")
 
 
+def check_flag(agent: str, key: str, value) -> None:
+    """An on/off option is 0 or 1."""
+    check_option(agent, key, value, 0)
+    if value > 1:
+        raise WishError(f"agent option {agent}:{key}={value}: must be 0 or 1")
+
+
 def random_action(st, player: int, rng) -> Action:
     actions = st.legal_actions(player)
     return actions[rng.randrange(len(actions))]
