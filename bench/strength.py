@@ -247,7 +247,7 @@ def _most_likely(st, seat: int, rng):
     for _ in range(400):
         s = info.sample(rng)
         wish = s.zones[s.lay.slot_names.index("wish")][0]
-        item = s.game.card_defs[s.game.card_def_of[wish]].fields["items"][0]
+        item = s.game.card_defs[s.ids.of[wish]].fields["items"][0]
         votes[item] = votes.get(item, 0) + 1
     best = max(sorted(votes), key=votes.get)
     return next(a for a in st.legal_actions(seat) if a.label == f"guess {best}")

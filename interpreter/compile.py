@@ -114,15 +114,15 @@ class Compiler:
         if kind == "pzone":
             zi = self.g.pzone_index[name]
             return lambda st, env: st.pzone_slot(zi, obj(st, env))
-        # A card's identity is looked up through st.game at run time, never captured here: a state may be
-        # given a game whose cards differ only in identity (that is how the view tests change hidden cards).
+        # A card's identity is the state's (st.ids), looked up at run time: samples of an information set are
+        # states of the same game with other identities.
         if kind == "efield":
             data = self.g.enum_data
             return lambda st, env: data[obj(st, env)][name]
         if kind == "cbuiltin":
-            return lambda st, env: st.game.card_defs[st.game.card_def_of[obj(st, env)]].name
+            return lambda st, env: st.game.card_defs[st.ids.of[obj(st, env)]].name
         if kind == "cfield":
-            return lambda st, env: st.game.card_defs[st.game.card_def_of[obj(st, env)]].fields[name]
+            return lambda st, env: st.game.card_defs[st.ids.of[obj(st, env)]].fields[name]
         raise AssertionError(e.ref)
 
     def x_Index(self, e: A.Index):

@@ -40,7 +40,7 @@ class CountingState(State):
         super().start_action(key, who, depth, span)
 
     def resolve_instant(self, card: int, depth: int, span) -> None:
-        d = self.game.card_def_of[card]
+        d = self.ids.of[card]
         if d in self.game.instants:
             self.counts["instant", self.game.card_defs[d].name] += 1
         super().resolve_instant(card, depth, span)
@@ -114,7 +114,7 @@ def count_statics(st) -> Counter:
     for name in static_cards(game):
         for d in game.defs_named[name]:
             kind = game.card_defs[d].kind
-            if any(st.where[c] in st.lay.active[kind] for c in game.instances_of[d]):
+            if any(st.where[c] in st.lay.active[kind] for c in st.ids.instances[d]):
                 out["static", name] = 1
     return out
 

@@ -40,11 +40,12 @@ class State(StateData):
         st._bind(game, players)
         st.seed = seed
         st.rng = Rng(seed)
+        st.ids = game.identities
         st.stack, st.decision, st.log, st.observations, st.shuffles, st.after = [], None, [], [], [], []
         st.over, st.steps, st.decisions, st.final = False, 0, 0, None
         lay = st.lay
         st.zones = [[] for _ in range(lay.slots)]
-        ncards = len(game.card_def_of)
+        ncards = len(st.ids.of)
         st.where, st.face, st.known, st.seen = [0] * ncards, [False] * ncards, [0] * ncards, [0] * ncards
         for c, slot in enumerate(game.card_start):
             st.zones[slot].append(c)
@@ -207,13 +208,16 @@ class State(StateData):
             out.append("a card is lost or in two places")
         return out + checks.broken_amounts(self)
 
+    def card_name(self, c: int) -> str:
+        """The name of card instance `c` (whoever reads it: callers check knowledge)."""
+        return self.game.card_defs[self.ids.of[c]].name
+
     def player_name(self, p) -> str:
         return f"player {p + 1}" if p is not None else "nobody"
 
     def log_lines(self, player: Optional[int] = None, start: int = 0) -> list:
         """The log as `player` may read it (None: everything), from line `start` on."""
-        game = self.game
-        return [e.render(game, player) for e in self.log[start:]]
+        return [e.render(self, player) for e in self.log[start:]]
 
     # ---------------------------------------------------------------- the run loop
     def run(self) -> None:
@@ -323,7 +327,7 @@ class State(StateData):
             return [{}]
         out = []
         active = self.lay.active[t.kind]
-        for c in self.game.instances_of[t.source]:
+        for c in self.ids.instances[t.source]:
             slot = self.where[c]
             if slot in active:
                 out.append({"you": self.lay.slot_owner[slot], "self": c})
@@ -505,7 +509,7 @@ class State(StateData):
         seen, out = set(), []
         for v in values:
             if is_card:
-                key = (self.game.card_def_of[v], self.where[v]) if (self.known[v] >> who) & 1 else ("pos", v)
+                key = (self.ids.of[v], self.where[v]) if (self.known[v] >> who) & 1 else ("pos", v)
             else:
                 key = v
             if key not in seen:
@@ -582,7 +586,7 @@ class State(StateData):
         return a.name + (" " + ", ".join(parts) if parts else "")
 
     def resolve_instant(self, card: int, depth: int, span) -> None:
-        d = self.game.card_def_of[card]
+        d = self.ids.of[card]
         code = self.game.instants.get(d)
         if code is None:
             return

@@ -89,6 +89,21 @@ class CardDef:
     reconstructed: Optional[str]
 
 
+class Identities:
+    """Which card each instance is: `of[c]` is instance c's card definition, `instances[d]` the instances of
+    definition d. A fact of one world, held by its State: a sample of an information set is a State with other
+    identities. Never changed once made (states share it; a new world gets a new one)."""
+
+    __slots__ = ("of", "instances")
+
+    def __init__(self, of, ndefs: int):
+        self.of = tuple(of)
+        self.instances = [[] for _ in range(ndefs)]
+        for c, d in enumerate(self.of):
+            self.instances[d].append(c)
+        self.instances = tuple(tuple(cs) for cs in self.instances)
+
+
 @attrs.define
 class Layout:
     """Where each zone's cards live for one player count: zone slots, their names, owners, visibility."""
@@ -269,7 +284,7 @@ class Game:
         sym = self.sym
         self.card_defs: list = []
         self.defs_named: dict = {}
-        self.card_def_of: list = []
+        start_defs: list = []
         self.card_start: list = []
         for cd in sym.card_decls:
             kind = sym.kinds[cd.kind]
@@ -286,11 +301,9 @@ class Game:
                 self.card_defs.append(CardDef(name, cd.kind, fields, rec))
                 self.defs_named.setdefault(name, []).append(d)
                 for _ in range(count):
-                    self.card_def_of.append(d)
+                    start_defs.append(d)
                     self.card_start.append(self.zone_base[cd.zone])
-        self.instances_of = [[] for _ in self.card_defs]
-        for c, d in enumerate(self.card_def_of):
-            self.instances_of[d].append(c)
+        self.identities = Identities(start_defs, len(self.card_defs))
 
     # ---------------------------------------------------------------- layouts and values
     def layout(self, n: int) -> Layout:
@@ -322,15 +335,12 @@ class Game:
             lay = self._layouts[n] = Layout(len(names), names, owners, vis, limits, base, active)
         return lay
 
-    def card_name(self, c: int) -> str:
-        return self.card_defs[self.card_def_of[c]].name
-
     def param_value(self, st, i: int, player):
         p = self.params[i]
         value = p.value(st, {"you": player})
         for d, kind, op, fn in p.statics:
             active = st.lay.active[kind]
-            for c in self.instances_of[d]:
+            for c in st.ids.instances[d]:
                 slot = st.where[c]
                 if slot in active:
                     owner = st.lay.slot_owner[slot]
@@ -367,6 +377,12 @@ class Game:
         self.check_players(players)
         return State.fresh(self, players, int(seed))
 
+    def _identities(self, of) -> "Identities":
+        """The Identities of a saved state: a permutation of the game's cards, or the save is damaged."""
+        if sorted(of) != sorted(self.identities.of):
+            raise ValueError("the card identities are not this game's cards")
+        return Identities(of, len(self.card_defs))
+
     def state_from_json(self, text: str) -> State:
         try:
             doc = json.loads(text)
@@ -384,7 +400,7 @@ class Game:
         st = State.__new__(State)
         st._bind(self, n)
         try:
-            data_from_json(doc, st)
+            data_from_json(doc, st, self._identities)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
             raise WishError(f"the saved game is damaged: {type(err).__name__}: {err}") from None
         return st

@@ -25,13 +25,13 @@ a card the seat does not know knows its sampled identity: the sample is a whole 
 """
 from __future__ import annotations
 
-import copy
 import random
 
 from dsl.errors import WishError, WishRuntimeError
 
 from .effects import CHOSEN
 from .engine import State
+from .game import Identities
 from .state import Rng
 
 DEFAULT_TRIES = 500
@@ -59,7 +59,7 @@ class InfoSet:
         state, seat, checker = self._state, self.seat, self._checker
         unknown = {c for c, m in enumerate(state.known) if not (m >> seat) & 1}
         base = self._draw(None)
-        _set_identities(checker.game, base)
+        _set_identities(checker, base)
         checks: list = []
         lost: set = set()
         shuffles, k = state.shuffles, len(state.shuffles) - 1
@@ -110,7 +110,7 @@ class InfoSet:
     def _draw(self, rng) -> list:
         """Identities with every unknown card given one from its pool, shuffled by `rng`; with None, in the
         pool's sorted order: a world that depends only on what the seat knows."""
-        defs = list(self._state.game.card_def_of)
+        defs = list(self._state.ids.of)
         for instances, pool in self._groups:
             drawn = list(pool)
             if rng is not None:
@@ -124,7 +124,7 @@ class InfoSet:
         if not self._checks:
             return 0
         checker = self._checker
-        _set_identities(checker.game, defs)
+        _set_identities(checker, defs)
         for i, check in enumerate(self._checks):
             if _evaluate(checker, check) != check[2]:
                 return i
@@ -132,7 +132,7 @@ class InfoSet:
 
     def _build(self, defs: list, rng) -> State:
         st = self._state.clone()
-        st.game = _game_with(self._state.game, defs)
+        _set_identities(st, defs)
         st.rng = Rng(rng.getrandbits(64))
         d = st.decision
         if d is None or d.players == (self.seat,):
@@ -183,12 +183,12 @@ def _unchanged_by_permutations(checker, check, base: list, lost: set, game, trie
                 rng.shuffle(ids)
             for c, d in zip(cs, ids):
                 defs[c] = d
-        _set_identities(checker.game, defs)
+        _set_identities(checker, defs)
         if _evaluate(checker, check) != want:
             same = False
             break
     if groups:
-        _set_identities(checker.game, base)
+        _set_identities(checker, base)
     return same
 
 
@@ -198,34 +198,23 @@ def _unknown_groups(state, seat: int) -> list:
     by_kind: dict = {}
     for c, mask in enumerate(state.known):
         if not (mask >> seat) & 1:
-            d = g.card_def_of[c]
+            d = state.ids.of[c]
             instances, defs = by_kind.setdefault(g.card_defs[d].kind, ([], []))
             instances.append(c)
             defs.append(d)
     return [(tuple(cs), tuple(sorted(ds))) for _, (cs, ds) in sorted(by_kind.items()) if len(cs) > 1]
 
 
-def _game_with(game, defs: list):
-    """A shallow copy of `game` whose instances have the identities `defs`."""
-    other = copy.copy(game)
-    other.card_def_of = list(defs)
-    other.instances_of = [[] for _ in game.card_defs]
-    _set_identities(other, defs)
-    return other
-
-
-def _set_identities(game, defs: list) -> None:
-    game.card_def_of[:] = defs
-    for lst in game.instances_of:
-        lst.clear()
-    for c, d in enumerate(defs):
-        game.instances_of[d].append(c)
+def _set_identities(st, defs: list) -> None:
+    """The state's card instances have the identities `defs` from now on."""
+    st.ids = Identities(defs, len(st.game.card_defs))
 
 
 def _checker(state) -> State:
-    """A bare state, with its own copy of the game, to evaluate recorded observations in."""
+    """A bare state to evaluate recorded observations in."""
     st = State.__new__(State)
-    st._bind(_game_with(state.game, state.game.card_def_of), state.n)
+    st._bind(state.game, state.n)
+    st.ids = state.ids
     st.rng = Rng(0)
     st.known = [state.all_mask] * len(state.known)
     st.face = [True] * len(state.known)
@@ -273,16 +262,17 @@ class _Reads(list):
 def _reads(checker, check):
     """The cards whose identity the observation reads under the identities the checker holds (any possible
     world), or None when it reads identities wholesale (every card of a definition, the whole table)."""
-    game = checker.game
-    plain_defs, plain_instances = game.card_def_of, game.instances_of
+    plain = checker.ids
     reads: set = set()
     by_definition: set = set()
-    game.card_def_of = _Reads(plain_defs, reads)
-    game.instances_of = _Reads(plain_instances, by_definition)
+    watched = Identities.__new__(Identities)
+    watched.of = _Reads(plain.of, reads)
+    watched.instances = _Reads(plain.instances, by_definition)
+    checker.ids = watched
     try:
         _evaluate(checker, check)
     finally:
-        game.card_def_of, game.instances_of = plain_defs, plain_instances
+        checker.ids = plain
     return None if by_definition or "all" in reads else reads
 
 

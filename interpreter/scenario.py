@@ -363,9 +363,9 @@ class Runner:
                     out.append(f"{key}[{k}]: expected {st.render(want, info.ty)}, got {st.render(actual, info.ty)}")
             return out
         if place[0] == "zone":
-            names = [st.game.card_name(c) for c in st.zones[place[1]]]
+            names = [st.card_name(c) for c in st.zones[place[1]]]
             for n in expected_names(value):
-                V.card_ids(st.game, n, f"expect {key}")
+                V.card_ids(st, n, f"expect {key}")
             return compare_collection(key, names, value)
         actual, ty = V.read_var(st, place, seat), place[2].ty
         if ty.kind == "bag" and isinstance(value, dict):

@@ -76,13 +76,14 @@ def member_of(g, value, enum: str, what: str) -> str:
     fail(hinted(f"{what}: {text!r} is not a {enum}; one of: {', '.join(members)}", text, members))
 
 
-def card_ids(g, name, what: str) -> list:
+def card_ids(st, name, what: str) -> list:
     """Every card instance with this name."""
+    g = st.game
     name = text_of(name, what)
     defs = g.defs_named.get(name)
     if not defs:
         fail(hinted(f"{what}: there is no card named {name!r}", name, g.defs_named))
-    return [c for d in defs for c in g.instances_of[d]]
+    return [c for d in defs for c in st.ids.instances[d]]
 
 
 def convert(st, value, ty, what: str):
@@ -106,7 +107,7 @@ def convert(st, value, ty, what: str):
     if kind == "enum":
         return member_of(g, value, ty.name, what)
     if kind == "card":
-        return card_ids(g, value, what)[0]
+        return card_ids(st, value, what)[0]
     if kind in ("list", "set"):
         if not isinstance(value, list):
             fail(f"{what}: expected a list, got {value!r}")
@@ -192,7 +193,7 @@ def arrange(st, slot: int, names, what: str) -> None:
     zone = st.zones[slot]
     placed: list = []
     for name in names:
-        ids = set(card_ids(st.game, name, what))
+        ids = set(card_ids(st, name, what))
         taken = set(placed)
         here = [c for c in zone if c in ids and c not in taken]
         other = sorted(c for c in ids if st.where[c] != slot and c not in taken)

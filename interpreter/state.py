@@ -82,11 +82,11 @@ class LogEntry:
     def __init__(self, parts):
         self.parts = parts
 
-    def render(self, game, reader: Optional[int]) -> str:
-        return "".join(p if isinstance(p, str) else _render_ref(p, game, reader) for p in self.parts)
+    def render(self, st, reader: Optional[int]) -> str:
+        return "".join(p if isinstance(p, str) else _render_ref(p, st, reader) for p in self.parts)
 
 
-def _render_ref(part, game, reader) -> str:
+def _render_ref(part, st, reader) -> str:
     def known(mask):
         return reader is None or (mask >> reader) & 1
 
@@ -94,21 +94,21 @@ def _render_ref(part, game, reader) -> str:
         _, c, mask, fallback, quoted = part
         if not known(mask):
             return fallback
-        return f'"{game.card_name(c)}"' if quoted else game.card_name(c)
+        return f'"{st.card_name(c)}"' if quoted else st.card_name(c)
     _, cards, masks = part
     if not any(known(m) for m in masks):
         return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
-    return ", ".join(game.card_name(c) if known(m) else "a card" for c, m in zip(cards, masks))
+    return ", ".join(st.card_name(c) if known(m) else "a card" for c, m in zip(cards, masks))
 
 
-STATE_FORMAT = "wishdsl-state-2"  # 2: shuffles are recorded (which cards, who lost track of them)
+STATE_FORMAT = "wishdsl-state-3"  # 2: shuffles are recorded; 3: card identities are the state's
 
 
 class StateData:
     """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
 
     __slots__ = (
-        "n", "seed", "rng", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack", "decision",
+        "n", "seed", "rng", "ids", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack", "decision",
         "log", "observations", "shuffles", "over", "after", "steps", "decisions", "final",
     )
 
@@ -130,6 +130,7 @@ def clone_data(src, dst) -> None:
     dst.n = src.n
     dst.seed = src.seed
     dst.rng = Rng(src.rng.s)
+    dst.ids = src.ids  # never changed in play: shared
     dst.gvars = src.gvars[:]
     dst.pvars = [row[:] for row in src.pvars]
     dst.kvars = [row[:] for row in src.kvars]
@@ -180,6 +181,7 @@ def data_to_json(s, fingerprint: str) -> str:
         }
     doc = {
         "format": STATE_FORMAT, "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
+        "identities": list(s.ids.of),
         "gvars": _listify(tuple(s.gvars)), "pvars": _listify(tuple(tuple(r) for r in s.pvars)),
         "kvars": _listify(tuple(tuple(r) for r in s.kvars)),
         "zones": s.zones, "where": s.where, "face": s.face, "known": s.known, "seen": s.seen,
@@ -191,11 +193,13 @@ def data_to_json(s, fingerprint: str) -> str:
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
 
-def data_from_json(doc: dict, s) -> None:
-    """Fill `s` from a parsed JSON document (already checked for format and game)."""
+def data_from_json(doc: dict, s, identities) -> None:
+    """Fill `s` from a parsed JSON document (already checked for format and game); `identities(of)` makes
+    the Identities of a list of card definitions."""
     s.n = doc["n"]
     s.seed = doc["seed"]
     s.rng = Rng(int(doc["rng"]))
+    s.ids = identities(doc["identities"])
     s.gvars = [_tuplify(v) for v in doc["gvars"]]
     s.pvars = [[_tuplify(v) for v in row] for row in doc["pvars"]]
     s.kvars = [[_tuplify(v) for v in row] for row in doc["kvars"]]

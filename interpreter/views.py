@@ -29,7 +29,7 @@ def render(st, value, ty, viewer: Optional[int] = None) -> str:
     if kind == "enum":
         return st.game.member_display.get(value, str(value))
     if kind == "card":
-        return st.game.card_name(value) if knows(st, value, viewer) else "a card"
+        return st.card_name(value) if knows(st, value, viewer) else "a card"
     if kind == "zone":
         return st.lay.slot_names[value]
     if kind == "bag":
@@ -49,7 +49,7 @@ def label_of(st, value, ty, who: int) -> str:
     kind = ty.kind if ty is not None else "any"
     if kind == "card":
         if knows(st, value, who):
-            return '"' + st.game.card_name(value) + '"'
+            return '"' + st.card_name(value) + '"'
         return card_position(st, value)
     if kind == "enum":
         return str(value)
@@ -143,7 +143,7 @@ def action_label_parts(st, a, values: tuple) -> list:
 
 def _card_view(st, c: int, player: int) -> dict:
     if knows(st, c, player):
-        return {"name": st.game.card_name(c), "face_up": st.face[c]}
+        return {"name": st.card_name(c), "face_up": st.face[c]}
     return {"hidden": True}
 
 

@@ -138,19 +138,19 @@ def test_samples_are_the_same_whatever_the_hidden_identities_are():
         a, b = InfoSet(st, seat), InfoSet(other, seat)
         ra, rb = random.Random(i), random.Random(i)
         for _ in range(3):
-            assert a.sample(ra).game.card_def_of == b.sample(rb).game.card_def_of
+            assert a.sample(ra).ids.of == b.sample(rb).ids.of
 
 
 # ---------------------------------------------------------------- samples
 def test_samples_keep_every_card_the_seat_knows_and_redraw_the_others():
     for st, seat in SCENES:
         info, rng = InfoSet(st, seat), random.Random(3)
-        true = st.game.card_def_of
+        true = st.ids.of
         unknown = [c for c in range(len(true)) if not (st.known[c] >> seat) & 1]
         varied = set()
         for _ in range(5):
             s = info.sample(rng)
-            defs = s.game.card_def_of
+            defs = s.ids.of
             assert all(defs[c] == true[c] for c in range(len(true)) if (st.known[c] >> seat) & 1)
             assert Counter(defs[c] for c in unknown) == Counter(true[c] for c in unknown)
             assert all(kind_of(s, c) == kind_of(st, c) for c in unknown)
@@ -176,7 +176,7 @@ def machine_states():
 
 def wished_item(st):
     wish = st.zones[st.lay.slot_names.index("wish")][0]
-    return st.game.card_defs[st.game.card_def_of[wish]].fields["items"][0]
+    return st.game.card_defs[st.ids.of[wish]].fields["items"][0]
 
 
 def answers_hold(st, rows):
@@ -185,7 +185,7 @@ def answers_hold(st, rows):
     item = wished_item(st)
     for j in range(rows):
         row = table[4 * j: 4 * j + 4]
-        yes = any(item in st.game.card_defs[st.game.card_def_of[c]].fields["items"] for c in row)
+        yes = any(item in st.game.card_defs[st.ids.of[c]].fields["items"] for c in row)
         if st.observations[-(j + 1)][3] != ("Yes" if yes else "No"):
             return False
     return True
@@ -218,7 +218,7 @@ def test_without_the_checks_samples_would_contradict_them():
 
 def single_item_wish(st):
     wish = st.zones[st.lay.slot_names.index("wish")][0]
-    return len(st.game.card_defs[st.game.card_def_of[wish]].fields["items"]) == 1
+    return len(st.game.card_defs[st.ids.of[wish]].fields["items"]) == 1
 
 
 def test_samples_keep_what_the_machines_choice_told():
@@ -285,7 +285,7 @@ def test_observations_survive_a_save_and_a_load():
     loaded = st.game.state_from_json(st.to_json())
     assert loaded.to_json() == st.to_json() and loaded.observations == st.observations
     x, y = InfoSet(st, seat).sample(random.Random(5)), InfoSet(loaded, seat).sample(random.Random(5))
-    assert x.game.card_def_of == y.game.card_def_of
+    assert x.ids.of == y.ids.of
 
 
 # ---------------------------------------------------------------- options

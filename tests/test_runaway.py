@@ -87,7 +87,7 @@ def test_the_command_line_names_the_rule_and_keeps_the_state(name, tmp_path, mon
     assert "  | " in err and "^" in err  # the line of the rule and a caret under it
     assert "wishdsl-crash-7.json" in err
     text = (tmp_path / "wishdsl-crash-7.json").read_text(encoding="utf-8")
-    assert json.loads(text)["format"] == "wishdsl-state-2"
+    assert json.loads(text)["format"] == "wishdsl-state-3"
     state = load_source(src, str(path)).state_from_json(text)
     assert not state.is_over
 
