@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dsl.errors import WishRuntimeError
 
+from . import views
 from .state import Decision, Frame
 
 MAX_LOOP = 100_000
@@ -327,6 +328,9 @@ class ChooseOp(Op):
     def labels(self, st, values, who) -> tuple:
         return st.option_labels(values, self.elem, who, self.verb, self.skip)
 
+    def keys(self, st, values, who) -> tuple:
+        return views.option_keys(st, values, self.elem, who, self.verb, self.skip)
+
     def answer(self, st, frame, answers):
         (who, value), = answers.items()
         if value is not None and self.elem.kind == "card" and st.known[value] != st.all_mask:
@@ -369,6 +373,9 @@ class SimultaneousOp(Op):
     def labels(self, st, values, who) -> tuple:
         return st.option_labels(values, self.elem, who, self.verb, self.skip)
 
+    def keys(self, st, values, who) -> tuple:
+        return views.option_keys(st, values, self.elem, who, self.verb, self.skip)
+
     def answer(self, st, frame, answers):
         for p in sorted(answers):
             local = dict(frame.env)
@@ -388,18 +395,18 @@ class ActOp(Op):
 
     def run(self, st, frame):
         who = self.by(st, frame.env)
-        legal = [(key, label) for key, label, reason in st.action_options(self.actions, who, legal_only=True)]
-        if not legal:
+        values = tuple(key for key, _ in st.action_keys(self.actions, who))
+        if not values:
             st.write_log(f"{st.player_name(who)} has no legal action")
             return
-        values = tuple(k for k, _ in legal)
-        labels = tuple(lbl for _, lbl in legal)
-        st.decision = Decision((who,), (values,), (labels,), self.prompt or "Take an action", self.code, self.index,
+        st.decision = Decision((who,), (values,), None, self.prompt or "Take an action", self.code, self.index,
                                kinds="act")
 
     def labels(self, st, values, who) -> tuple:
-        wanted = set(values)
-        return tuple(lbl for key, lbl, reason in st.action_options(self.actions, who, legal_only=True) if key in wanted)
+        return st.action_labels(values, who)
+
+    def keys(self, st, values, who) -> tuple:
+        return st.action_option_keys(values, who)
 
     def answer(self, st, frame, answers):
         (who, key), = answers.items()

@@ -1,7 +1,7 @@
 """The engine: a State runs the effect stack until a decision is pending, applies answers, fires triggers."""
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Union
+from typing import Optional, Union
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
@@ -18,14 +18,62 @@ MAX_ACTION_OPTIONS = 10_000
 SHUFFLED = "{} is shuffled"  # the log line of a shuffle (agents use `state.shuffles`, not this line)
 
 
-class Action(NamedTuple):
-    """One option of the pending decision: who takes it and its stable label."""
+class Action:
+    """One option of a decision: who takes it (`player`) and what it is (`value`: an action's name with its
+    parameter values, or the value chosen). `label` is its stable text as its player sees it and `key` the same
+    as structured data (what agents compare); both are built only when read. `Action(player, label)` names an
+    option by its label (a saved game, a test)."""
 
-    player: int
-    label: str
+    __slots__ = ("player", "_label", "_decision", "_index", "_state")
+
+    def __init__(self, player: int, label: Optional[str] = None, _decision=None, _index: int = -1, _state=None):
+        self.player = player
+        self._label = label
+        self._decision = _decision
+        self._index = _index
+        self._state = _state
+
+    @property
+    def label(self) -> str:
+        """Read it while the decision is pending (as OpenSpiel's ActionToString): it is built from the state."""
+        if self._label is None:
+            d = self._decision
+            if d.labels is None and d.closed:
+                raise ValueError("an option's label is built from the state it was offered in: read it before "
+                                 "the decision is answered")
+            self._label = self._state.labels(d)[d.players.index(self.player)][self._index]
+        return self._label
+
+    @property
+    def key(self):
+        """The option as structured data, equal for two options exactly when their labels are (views.option_key)."""
+        d = self._decision
+        if d is None:
+            raise ValueError("an action named by its label alone has no key")
+        if d.keys is None and d.closed:
+            raise ValueError("an option's key is built from the state it was offered in: read it before the "
+                             "decision is answered")
+        return self._state.option_keys(d)[d.players.index(self.player)][self._index]
+
+    @property
+    def value(self):
+        d = self._decision
+        return None if d is None else d.values[d.players.index(self.player)][self._index]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Action) and (self.player, self.label) == (other.player, other.label)
+
+    def __hash__(self) -> int:
+        return hash((self.player, self.label))
 
     def __str__(self) -> str:
         return f"player {self.player + 1}: {self.label}"
+
+    def __repr__(self) -> str:
+        d = self._decision
+        if self._label is None and d is not None and d.labels is None and d.closed:
+            return f"<Action of player {self.player + 1}: {self.value!r}>"
+        return f"Action({self.player}, {self.label!r})"
 
 
 class State(StateData):
@@ -110,6 +158,7 @@ class State(StateData):
         return self.over
 
     def legal_actions(self, player: Optional[int] = None) -> list:
+        """The options of the players who must decide now (only `player`'s when given), in a stable order."""
         d = self.decision
         if d is None:
             return []
@@ -117,16 +166,25 @@ class State(StateData):
         for i, p in enumerate(d.players):
             if p in d.answers or (player is not None and p != player):
                 continue
-            out.extend(Action(p, lbl) for lbl in self.labels(d)[i])
+            out.extend([Action(p, None, d, j, self) for j in range(len(d.values[i]))])
         return out
 
-    def apply(self, action: Union[Action, str], player: Optional[int] = None) -> None:
-        """Take one option of the pending decision. An illegal one raises IllegalAction with the reason."""
+    def apply(self, action: Union[Action, str, int], player: Optional[int] = None) -> None:
+        """Take one option of the pending decision: an Action, an index into `legal_actions()` or a label. An
+        illegal one raises IllegalAction with the reason."""
         d = self.decision
         if d is None:
             raise IllegalAction("the game is over" if self.over else "no decision is pending")
         if isinstance(action, Action):
+            j = self._option_index(d, action)
+            if j >= 0:
+                return self._answer(d, action.player, j)
             player, label = action.player, action.label
+        elif isinstance(action, int) and not isinstance(action, bool):
+            actions = self.legal_actions(player)
+            if not 0 <= action < len(actions):
+                raise IllegalAction(f"there is no option {action}; options are numbered 0 to {len(actions) - 1}")
+            return self.apply(actions[action])
         else:
             label = str(action)
         if player is None:
@@ -140,13 +198,33 @@ class State(StateData):
             raise IllegalAction(f"it is not {self.player_name(player)}'s decision; waiting for {who}")
         if player in d.answers:
             raise IllegalAction(f"{self.player_name(player)} has already answered")
-        i = d.players.index(player)
-        labels = self.labels(d)[i]
+        labels = self.labels(d)[d.players.index(player)]
         if label not in labels:
             raise IllegalAction(self._why_not(d, player, label, labels))
-        d.answers[player] = d.values[i][labels.index(label)]
+        self._answer(d, player, labels.index(label))
+
+    def _option_index(self, d, action: Action) -> int:
+        """The option an Action taken from a decision names in `d`, or -1 when it must be found by its label:
+        the same decision, or one asked at the same place that offers the same value at the same index (an
+        action of one state applied to its clone)."""
+        a = action._decision
+        if a is None:
+            return -1
+        p, j = action.player, action._index
+        if a is d:
+            return j if p not in d.answers else -1
+        if a.code != d.code or a.op != d.op or p not in d.players or p in d.answers:
+            return -1
+        values = d.values[d.players.index(p)]
+        return j if j < len(values) and values[j] == a.values[a.players.index(p)][j] else -1
+
+    def _answer(self, d, player: int, j: int) -> None:
+        """Record option j of `player`; when every player has answered, resume the rules."""
+        i = d.players.index(player)
+        d.answers[player] = d.values[i][j]
         if len(d.answers) < len(d.players):
             return
+        d.closed = True
         self.decision = None
         self.decisions += 1
         frame = self.stack[-1]
@@ -176,6 +254,14 @@ class State(StateData):
             op = self.game.codes[d.code].ops[d.op]
             d.labels = tuple(op.labels(self, values, who) for who, values in zip(d.players, d.values))
         return d.labels
+
+    def option_keys(self, d) -> tuple:
+        """The options of decision `d` as structured keys, per deciding player: equal exactly when their labels
+        are (views.option_key); what agents compare and remember instead of label text."""
+        if d.keys is None:
+            op = self.game.codes[d.code].ops[d.op]
+            d.keys = tuple(op.keys(self, values, who) for who, values in zip(d.players, d.values))
+        return d.keys
 
     def _why_not(self, d, player, label, labels) -> str:
         if d.kinds == "act":
@@ -519,7 +605,13 @@ class State(StateData):
 
     def action_options(self, names: list, who: int, legal_only: bool = False) -> list:
         """Instances of the named actions for `who`: (key, label, reason or None if legal). With `legal_only`,
-        illegal ones are left out (and not labelled)."""
+        illegal ones are left out."""
+        out = [(key, self.action_label(self.game.actions[key[0]], key[1], who), reason)
+               for key, reason in self.action_keys(names, who, legal_only)]
+        return _dedupe_labels(out)
+
+    def action_keys(self, names: list, who: int, legal_only: bool = True) -> list:
+        """Instances of the named actions for `who`, unlabelled: ((name, parameter values), reason or None)."""
         out = []
         for name in names:
             a = self.game.actions[name]
@@ -528,10 +620,23 @@ class State(StateData):
             if guard is not None and legal_only:
                 continue
             for values, reason in self._instances(a, who, guard, legal_only):
-                out.append(((name, values), self.action_label(a, values, who), reason))
+                out.append(((name, values), reason))
                 if len(out) > MAX_ACTION_OPTIONS:
                     raise WishRuntimeError(f"action '{name}' has more than {MAX_ACTION_OPTIONS} options", a.span)
-        return _dedupe_labels(out)
+        return out
+
+    def action_labels(self, keys: tuple, who: int) -> tuple:
+        """The labels of these action instances, as `who` sees them (repeats numbered)."""
+        actions = self.game.actions
+        out = [(key, self.action_label(actions[key[0]], key[1], who), None) for key in keys]
+        return tuple(label for _, label, _ in _dedupe_labels(out))
+
+    def action_option_keys(self, keys: tuple, who: int) -> tuple:
+        """The structured keys of these action instances, as `who` sees them (see `option_keys`)."""
+        actions = self.game.actions
+        return views.numbered(tuple(
+            (name, tuple(views.option_key(self, v, t, who) for v, t in zip(values, actions[name].param_types)))
+            for name, values in keys))
 
     def _instances(self, a, who: int, reason, legal_only: bool):
         """Each choice of `a`'s parameters with the first requirement it fails (None if none). A requirement is

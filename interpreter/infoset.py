@@ -50,7 +50,7 @@ class InfoSet:
         self.rejected = 0  # identity draws thrown away because they contradicted an observation
         self.failures = 0  # samples for which no draw was consistent (see `sample`)
         self._groups = _unknown_groups(state, seat)
-        self._labels = tuple(a.label for a in state.legal_actions(seat))
+        self._keys = tuple(a.key for a in state.legal_actions(seat))
         self._checker = _checker(state)
         self._checks = self._checks_to_keep()
 
@@ -85,8 +85,9 @@ class InfoSet:
     def view(self) -> dict:
         return self._state.view(self.seat)
 
-    def legal_labels(self) -> tuple:
-        return self._labels
+    def legal_keys(self) -> tuple:
+        """The keys of the seat's options now (`Action.key`)."""
+        return self._keys
 
     def sample(self, rng) -> State:
         """A full state consistent with what the seat knows; `rng` is a `random.Random` of the agent.
@@ -137,10 +138,10 @@ class InfoSet:
         d = st.decision
         if d is None or d.players == (self.seat,):
             return st  # the seat's own options do not depend on cards it does not know (tests/test_views.py)
-        d.labels = None
+        d.labels = d.keys = None
         if any(p != self.seat for p in d.answers):
             st.repose()
-        if tuple(a.label for a in st.legal_actions(self.seat)) != self._labels:
+        if tuple(a.key for a in st.legal_actions(self.seat)) != self._keys:
             raise WishRuntimeError(f"a sampled state offers player {self.seat + 1} other options than the real "
                                    "one: the seat's options depend on cards it does not know")
         return st

@@ -52,21 +52,23 @@ class Frame:
 class Decision:
     """A pending decision: who decides, the options (values and labels), where the answer goes."""
 
-    __slots__ = ("players", "values", "labels", "prompt", "code", "op", "answers", "kinds")
+    __slots__ = ("players", "values", "labels", "keys", "prompt", "code", "op", "answers", "kinds", "closed")
 
-    def __init__(self, players, values, labels, prompt, code, op, answers=None, kinds=None):
+    def __init__(self, players, values, labels, prompt, code, op, answers=None, kinds=None, keys=None):
         self.players = players  # tuple of seats; several for a simultaneous decision
         self.values = values  # per player: tuple of option values
         self.labels = labels  # per player: tuple of labels; None until asked for (see State.labels)
+        self.keys = keys  # per player: tuple of option keys; None until asked for (see State.option_keys)
         self.prompt = prompt
         self.code = code
         self.op = op
         self.answers = answers if answers is not None else {}
         self.kinds = kinds
+        self.closed = False  # every player answered: the rules went on, labels can no longer be built
 
     def copy(self) -> "Decision":
         return Decision(self.players, self.values, self.labels, self.prompt, self.code, self.op,
-                        dict(self.answers), self.kinds)
+                        dict(self.answers), self.kinds, self.keys)
 
 
 class LogEntry:

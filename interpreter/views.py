@@ -58,6 +58,47 @@ def label_of(st, value, ty, who: int) -> str:
     return render(st, value, ty, who)
 
 
+class Unseen(tuple):
+    """The key of a card its decider does not know: (zone slot, position), as its label says `card 2 of …`."""
+
+    __slots__ = ()
+
+
+def option_key(st, value, ty, who: int):
+    """The structured twin of `label_of`: equal for two values exactly when their labels are. A card `who`
+    knows is its name, one it does not know an `Unseen` (slot, position); lists are tuples of keys."""
+    kind = ty.kind if ty is not None else "any"
+    if kind == "card":
+        if knows(st, value, who):
+            return st.card_name(value)
+        slot = st.where[value]
+        return Unseen((slot, st.zones[slot].index(value)))
+    if kind in ("list", "set"):
+        return tuple(option_key(st, v, ty.elem, who) for v in value)
+    return value
+
+
+def numbered(keys: tuple) -> tuple:
+    """Keys made unique as labels are: the k-th repeat of a key becomes (key, "#", k)."""
+    if len(set(keys)) == len(keys):
+        return keys
+    seen: dict = {}
+    out = []
+    for k in keys:
+        n = seen[k] = seen.get(k, 0) + 1
+        out.append(k if n == 1 else (k, "#", n))
+    return tuple(out)
+
+
+def option_keys(st, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:
+    """The keys of a choice's options, as its labels read: (verb, `option_key`), a text alone; the `optional`
+    option is ("#skip", its label)."""
+    text = ty is not None and ty.kind == "text"
+    return numbered(tuple(("#skip", skip) if v is None and skip is not None
+                          else option_key(st, v, ty, who) if text else (verb, option_key(st, v, ty, who))
+                          for v in values))
+
+
 def option_labels(st, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:
     labels = []
     seen: dict = {}

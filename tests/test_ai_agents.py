@@ -11,8 +11,10 @@ from interpreter.agents.mcts import MAX_INNER, Node, option_class
 from interpreter.agents.search import rewards
 from interpreter.effects import CHOSEN
 from interpreter.infoset import InfoSet
+from interpreter.views import Unseen
 
 WISH, THREE, MACHINE = "games/wish.wish", "games/three_wishes.wish", "games/wunschmaschine.wish"
+LOOK = ("look", ())  # the key of 3 Wishes' `look`: an action's name and its parameters' keys
 CASES = [(WISH, None, 2), (WISH, "Solo", 1), (THREE, None, 3), (MACHINE, None, 3), (MACHINE, "Left-Right", 3)]
 SMALL = ["mcts:iterations=6;rollout=2", "greedy:samples=1", "random"]
 _GAMES: dict = {}
@@ -51,6 +53,11 @@ def permuted(st, cards, seed):
         group = [c for c in cards if kind_of(st, c) == kind]
         mapping.update(zip(group, rng.sample(group, len(group))))
     return with_identities(st, mapping)
+
+
+def is_action(key) -> bool:
+    """Is this option key (or class) one of an action — (name, parameter keys) — rather than of a choice?"""
+    return type(key) is tuple and len(key) == 2 and isinstance(key[0], str) and type(key[1]) is tuple
 
 
 def choose(spec, st, seat, info_class=InfoSet):
@@ -340,17 +347,17 @@ def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
         make_agent(spec, 0, 0)
 
 
-def test_mast_rollouts_prefer_the_labels_that_earned_most():
-    """With epsilon 0 a rollout takes, for each player, the option whose label earned it most so far."""
+def test_mast_rollouts_prefer_the_options_that_earned_most():
+    """With epsilon 0 a rollout takes, for each player, the option whose key earned it most so far."""
     st = load_game(MACHINE).new_state(3, seed=2)
     agent = MctsAgent(seat=0, seed=1, rollout=1, epsilon=0.0)
     seat = st.to_move[0]
-    labels = [a.label for a in st.legal_actions(seat)]
-    assert len(labels) > 2
-    agent.mast = {(seat, labels[-1]): [3, 2.7], (seat, labels[0]): [5, 0.5]}
+    keys = [a.key for a in st.legal_actions(seat)]
+    assert len(keys) > 2
+    agent.mast = {(seat, keys[-1]): [3, 2.7], (seat, keys[0]): [5, 0.5]}
     played: list = []
     agent._rollout(st, played)
-    assert (seat, labels[-1]) in played
+    assert (seat, keys[-1]) in played
 
 
 def test_a_probe_gives_a_new_option_the_reward_one_step_after_it():
@@ -359,13 +366,13 @@ def test_a_probe_gives_a_new_option_the_reward_one_step_after_it():
     taken = 0
     for st in [s for seed in range(6) for s in random_states(THREE, None, 3, seed=seed, every=2, limit=30)]:
         seat = st.to_move[0]
-        if len({option_class(a.label) for a in st.legal_actions(seat)}) < 3:
+        if len({option_class(a.key) for a in st.legal_actions(seat)}) < 3:
             continue
         agent = MctsAgent(seat, seed=2, iterations=1, probe=1)
         action = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
         root_probes = {k: v for (p, k), v in agent.probes.items() if p == seat and k in agent.last_root.stats[seat]}
         assert len(root_probes) >= 3
-        assert root_probes[option_class(action.label)] == max(root_probes.values())
+        assert root_probes[option_class(action.key)] == max(root_probes.values())
         taken += 1
     assert taken >= 3
 
@@ -376,9 +383,10 @@ def test_a_probe_is_the_reward_after_the_option_on_that_sample():
     agent = MctsAgent(seat, seed=1, probe=1)
     agent.probes, agent.scale = {}, 5.0
     for action in st.legal_actions(seat):
+        key = action.key
         after = st.clone()
         after.apply(action)
-        assert agent._probe(st, seat, action.label, action.label) == rewards(after, 5.0)[seat]
+        assert agent._probe(st, seat, key, action) == rewards(after, 5.0)[seat]
     assert st.to_move == [seat] and not st.over  # the sample itself is left as it was
 
 
@@ -460,35 +468,36 @@ def test_the_options_a_player_was_offered_are_noted_per_node():
     agent = MctsAgent(seat, seed=1, iterations=40)
     agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
     root, info = agent.last_root, InfoSet(st, seat)
-    look = root.children[((seat, "look"),)]
+    look = root.children[((seat, LOOK),)]
     for _ in range(200):
         agent._iterate(root, info.sample(agent.rng))
         if (look, seat) in agent.offers:
             break
     assert set(agent.offers[root, seat]) == set(root.stats[seat])
     second = agent.offers[look, seat]
-    assert "shuffle_hand" in second and not any(label.startswith("peek at") for label in second)
+    assert ("shuffle_hand", ()) in second and all(is_action(k) for k in second)
 
 
 def test_an_untried_option_starts_from_what_its_label_earned():
     st = load_game(MACHINE).new_state(3, seed=2)
     seat = st.to_move[0]
-    labels = [a.label for a in st.legal_actions(seat)]
+    keys = [a.key for a in st.legal_actions(seat)]
     agent = MctsAgent(seat=seat, seed=1)
-    agent.mast = {(seat, label): [4, 0.4] for label in labels}
-    agent.mast[(seat, labels[3])] = [4, 3.6]
-    assert agent._select(Node(), seat, st) == (labels[3], labels[3])
+    agent.mast = {(seat, key): [4, 0.4] for key in keys}
+    agent.mast[(seat, keys[3])] = [4, 3.6]
+    cls, action = agent._select(Node(), seat, st)
+    assert cls == keys[3] and action.key == keys[3]
 
 
-@pytest.mark.parametrize("label, expected", [
-    ("exchange card 2 of hand of player 1, card 3 of centre", "exchange a card of hand of player 1, a card of centre"),
-    ('exchange card 1 of hand of player 1, "Flight"', 'exchange a card of hand of player 1, "Flight"'),
-    ('peek at "card 2 of spades"', 'peek at "card 2 of spades"'),  # a card's name is kept whole
-    ("guess pig", "guess pig"),
-    ("discard card 12 of deck (2)", "discard a card of deck (2)"),
+@pytest.mark.parametrize("key, expected", [
+    (("exchange", (Unseen((4, 1)), Unseen((0, 2)))), ("exchange", (Unseen((4, None)), Unseen((0, None))))),
+    (("exchange", (Unseen((4, 0)), "Flight")), ("exchange", (Unseen((4, None)), "Flight"))),
+    ("card 2 of spades", "card 2 of spades"),  # a card's name is kept whole
+    ("pig", "pig"),
+    ((Unseen((0, 11)), "#", 2), (Unseen((0, None)), "#", 2)),
 ])
-def test_option_classes_leave_out_where_unseen_cards_lie(label, expected):
-    assert option_class(label) == expected
+def test_option_classes_leave_out_where_unseen_cards_lie(key, expected):
+    assert option_class(key) == expected
 
 
 def test_options_on_unseen_cards_of_one_zone_are_one_arm():
@@ -499,8 +508,10 @@ def test_options_on_unseen_cards_of_one_zone_are_one_arm():
     for agent in (merged, apart):
         agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
     arms = set(merged.last_root.stats[seat])
-    assert arms <= {"look", "shuffle_hand"} | {f"exchange a card of hand of player {seat + 1}, a card of {z}"
-                                               for z in ("centre", "hand of player 2", "hand of player 3")}
+    slot = st.lay.slot_names.index
+    mine = Unseen((slot(f"hand of player {seat + 1}"), None))
+    assert arms <= {LOOK, ("shuffle_hand", ())} | {("exchange", (mine, Unseen((slot(z), None))))
+                                                   for z in ("centre", "hand of player 2", "hand of player 3")}
     assert len(apart.last_root.stats[seat]) == len(st.legal_actions(seat)) > len(arms)
 
 
@@ -511,10 +522,10 @@ def test_choices_inside_an_own_action_stay_in_the_actions_node():
     seat = st.to_move[0]
     agent = MctsAgent(seat, seed=1, iterations=200)
     agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
-    look = agent.last_root.children[((seat, "look"),)]
+    look = agent.last_root.children[((seat, LOOK),)]
     mine = look.stats[seat]
-    assert any(k.startswith("peek at") for k in mine) and any(k.startswith("exchange") for k in mine)
-    assert all(not label.startswith("peek at") for key in look.children for _, label in key)
+    assert any(not is_action(k) for k in mine) and any(is_action(k) and k[0] == "exchange" for k in mine)
+    assert all(is_action(cls) for key in look.children for _, cls in key)
 
 
 def test_the_acting_player_is_known_while_an_action_resolves():
@@ -565,6 +576,9 @@ scoring p { score "n" p.n }
 """
 
 
+STOP_KEY = ("stop", ())
+
+
 def test_a_pick_that_ends_the_game_backs_up_its_final_reward_unmixed():
     """When a pick ends the game, there is no next option to mix in, even if the same pick led on, in other
     samples, to a node where the player has statistics (a swap that completes a set only sometimes)."""
@@ -573,7 +587,7 @@ def test_a_pick_that_ends_the_game_backs_up_its_final_reward_unmixed():
     agent.scale, agent.mast = 2.0, {}
     root, child = Node(), Node()
     child.stats[0] = {"go on": [10, 0.0, 10]}
-    root.children[((0, "stop"),)] = child
+    root.children[((0, STOP_KEY),)] = child
     agent._iterate(root, st)
     assert st.is_over and st.winners() == [0]
-    assert root.stats[0]["stop"][:2] == [1, 1.0]
+    assert root.stats[0][STOP_KEY][:2] == [1, 1.0]

@@ -243,3 +243,45 @@ def test_checking_requirements_early_fails_each_option_on_the_same_requirement(p
             actions = st.legal_actions(st.to_move[0])
             st.apply(actions[rng.randrange(len(actions))])
     assert compared > 50
+
+
+def test_an_option_is_structured_and_its_label_is_read_while_it_is_offered():
+    game = load_game("games/three_wishes.wish")
+    st = game.new_state(3, seed=4)
+    actions = st.legal_actions()
+    look = next(a for a in actions if a.value == ("look", ()))
+    assert look.key == ("look", ()) and look.player == st.to_move[0]
+    i = next(i for i, a in enumerate(actions) if a.value[0] == "exchange")
+    swap = actions[i]
+    assert swap.key[0] == "exchange" and len(swap.key[1]) == 2
+    other = st.clone()
+    st.apply(swap)  # taken without any label of the decision ever being read
+    with pytest.raises(ValueError, match="read it before"):
+        swap.label
+    kept = other.legal_actions()[i]
+    label = kept.label
+    other.apply(kept)
+    assert kept.label == label and label.startswith("exchange card ")
+
+
+def test_apply_takes_an_action_an_index_or_a_label():
+    game = load_game("games/three_wishes.wish")
+    a, b, c = (game.new_state(3, seed=4) for _ in range(3))
+    pick = a.legal_actions()[5]
+    label = pick.label
+    a.apply(pick)
+    b.apply(5)
+    c.apply(label)
+    assert a.to_json() == b.to_json() == c.to_json()
+    with pytest.raises(IllegalAction, match="no option 999"):
+        game.new_state(3, seed=4).apply(999)
+
+
+def test_an_action_of_one_state_applies_to_its_clone():
+    st = load_game("games/three_wishes.wish").new_state(3, seed=4)
+    pick = st.legal_actions()[7]
+    label = pick.label
+    copy = st.clone()
+    copy.apply(pick)
+    st.apply(label)
+    assert copy.to_json() == st.to_json()

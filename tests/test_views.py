@@ -110,3 +110,22 @@ def test_forgotten_cards_vanish_from_everything_but_the_log(case, seed, steps, d
     mine.pop("log")
     theirs.pop("log")
     assert (mine, labels) == (theirs, other_labels)
+
+
+def test_option_keys_are_equal_exactly_when_labels_are():
+    """Agents remember options by their keys where a person would remember labels: across every option of
+    every decision of random games of every case, two options of one player have equal keys exactly when
+    they have equal labels."""
+    for path, variant, players in CASES:
+        game = load_game(path, variant)
+        for seed in range(3):
+            state = game.new_state(players, seed=seed)
+            rng = random.Random(seed)
+            by_label: dict = {}
+            by_key: dict = {}
+            while not state.is_over:
+                actions = state.legal_actions()
+                for a in actions:
+                    assert by_label.setdefault((a.player, a.label), a.key) == a.key, (path, a.label)
+                    assert by_key.setdefault((a.player, a.key), a.label) == a.label, (path, a.key)
+                state.apply(rng.choice(actions))

@@ -148,6 +148,7 @@ def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional
             return taken
         seat = state.to_move[0]
         action = ask(agents[seat], state, seat)
+        action.label  # built now, from the state it is offered in: `taken` keeps it
         state.apply(action)
         taken.append(action)
         if after is not None:

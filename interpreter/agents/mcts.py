@@ -1,7 +1,8 @@
 """MctsAgent: Information-Set Monte Carlo Tree Search over sampled states (single observer, decoupled moves).
 
 Why this kind: the seat cannot see the true state, so every iteration draws a state from its information set
-(`InfoSet.sample`) and descends one shared tree whose nodes are keyed by option labels, not by states
+(`InfoSet.sample`) and descends one shared tree whose nodes are keyed by options (their structured keys, which
+are equal exactly when their labels are), not by states
 (Cowling, Powley and Whitehouse's SO-ISMCTS). Statistics of one node are thus pooled over everything the
 seat thinks possible; per-sample trees with votes would average separate omniscient plans instead ("strategy
 fusion"). Options that a sample does not offer are handled by availability counts in the UCB formula.
@@ -35,9 +36,9 @@ what the player did next in the others credited it with a future it does not hav
 
 Past the tree, rollouts follow MAST (the Move-Average Sampling Technique of Finnsson and Björnsson's
 CadiaPlayer, ε-greedy as Tak, Winands and Björnsson found best): each player takes, with probability
-1 − `epsilon`, the option whose label has earned it the most on average so far in this search, otherwise a
-random one. Labels only say what their player may know (a card it has seen is named, one it has not is
-"card 2 of …"), so the policy uses no hidden information. Rollouts stop after `rollout` decisions. The
+1 − `epsilon`, the option whose key has earned it the most on average so far in this search, otherwise a
+random one. Keys, like labels, only say what their player may know (a card it has seen is named, one it has
+not is its place, "card 2 of …"), so the policy uses no hidden information. Rollouts stop after `rollout` decisions. The
 same averages give an option not yet tried in the tree its first value (see `_select`).
 
 With `probe=1` an option the search has not met at all yet (no average) starts instead at the reward its player
@@ -55,11 +56,11 @@ from __future__ import annotations
 
 import math
 import random
-import re
 
 from dsl.errors import WishError
 
 from ..engine import Action
+from ..views import Unseen
 from . import Agent
 from .search import check_flag, check_option, rewards, score_scale
 
@@ -67,7 +68,7 @@ MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a 
 
 
 class Node:
-    """A place in the tree: per player, label → [visits, reward sum, availability] and the range of the
+    """A place in the tree: per player, option class → [visits, reward sum, availability] and the range of the
     rewards seen [low, high]; children by picks."""
 
     __slots__ = ("stats", "ranges", "children")
@@ -119,7 +120,7 @@ class MctsAgent(Agent):
         self.last_root = root
         mine = root.stats.get(self.seat, {})
 
-        classes = [self._class(a.label) for a in actions]
+        classes = [self._class(a.key) for a in actions]
 
         def rank(i):
             visits, total, _ = mine.get(classes[i], (0, 0.0, 0))
@@ -127,12 +128,12 @@ class MctsAgent(Agent):
         best = classes[max(range(len(actions)), key=rank)]
         return _one_of([a for a, k in zip(actions, classes) if k == best], self.rng)
 
-    def _class(self, label: str) -> str:
-        """The option class of a label (see `option_class`), cached for this agent."""
-        key = self.classes.get(label)
-        if key is None:
-            key = self.classes[label] = option_class(label) if self.merge else label
-        return key
+    def _class(self, key):
+        """The option class of an option's key (see `option_class`), cached for this agent."""
+        cls = self.classes.get(key)
+        if cls is None:
+            cls = self.classes[key] = option_class(key) if self.merge else key
+        return cls
 
     def _iterate(self, root: Node, st) -> None:
         node, path, played, inner_run = root, [], [], 0
@@ -141,8 +142,8 @@ class MctsAgent(Agent):
             inner = node is not root and inner_run < MAX_INNER and _within_own_action(st)
             inner_run = inner_run + 1 if inner else 0
             picks = []
-            for p, (key, label) in [(p, self._select(node, p, st)) for p in st.to_move]:
-                st.apply(Action(p, label))
+            for p, (key, action) in [(p, self._select(node, p, st)) for p in st.to_move]:
+                st.apply(action)
                 picks.append((p, key))
             played.extend(picks)
             if inner:
@@ -163,9 +164,9 @@ class MctsAgent(Agent):
         reward = rewards(st, self.scale)
         probes = self.probes if self.probe else None
         for node, picks, child in reversed(path):
-            for p, label in picks:
+            for p, cls in picks:
                 value = self._backed_up(reward[p], child, p, self.offers.get((child, p)), probes)
-                entry = node.stats[p][label]
+                entry = node.stats[p][cls]
                 entry[0] += 1
                 entry[1] += value
                 span = node.ranges.get(p)
@@ -176,8 +177,8 @@ class MctsAgent(Agent):
                 elif value > span[1]:
                     span[1] = value
         mast = self.mast
-        for p, label in played:
-            entry = mast.setdefault((p, label), [0, 0.0])
+        for p, cls in played:
+            entry = mast.setdefault((p, cls), [0, 0.0])
             entry[0] += 1
             entry[1] += reward[p]
 
@@ -193,11 +194,11 @@ class MctsAgent(Agent):
                 if rng.random() >= self.epsilon:
                     best = -1.0
                     for a in actions:
-                        entry = mast.get((p, classes(a.label)))
+                        entry = mast.get((p, classes(a.key)))
                         if entry is not None and entry[1] / entry[0] > best:
                             action, best = a, entry[1] / entry[0]
+                played.append((p, classes(action.key)))
                 st.apply(action)
-                played.append((p, classes(action.label)))
 
     @staticmethod
     def _backed_up(reward: float, child: Node, player: int, offered, probes: dict = None) -> float:
@@ -217,63 +218,63 @@ class MctsAgent(Agent):
             return reward
         if probes is not None and offered:
             values = []
-            for label in offered:
-                visits, total, _ = table[label]
-                value = total / visits if visits >= 3 else probes.get((player, label))
+            for cls in offered:
+                visits, total, _ = table[cls]
+                value = total / visits if visits >= 3 else probes.get((player, cls))
                 if value is not None:
                     values.append(value)
             return (reward + max(values)) / 2 if values else reward
-        visits, total, _ = max([table[label] for label in offered] if offered else table.values())
+        visits, total, _ = max([table[cls] for cls in offered] if offered else table.values())
         if visits >= 3:
             return (reward + total / visits) / 2
         return reward
 
     def _select(self, node: Node, player: int, st) -> tuple:
         """The option class `player` takes, and one of its options: UCB1 with availability among the classes
-        `player` has in this sample. An option not tried here yet counts as tried once, earning what its label
-        has earned so far in this search (MAST; a label never seen earns the most possible, so it is tried
+        `player` has in this sample. An option not tried here yet counts as tried once, earning what its class
+        has earned so far in this search (MAST; a class never seen earns the most possible, so it is tried
         soon, or with `probe` what it earns one step ahead): of nine guesses, the likely one is tried first and
         the others only when it disappoints, rather than all nine before any is repeated."""
         table = node.stats.setdefault(player, {})
         concrete: dict = {}
         for a in st.legal_actions(player):
-            concrete.setdefault(self._class(a.label), []).append(a.label)
-        labels = list(concrete)
-        self.offers[node, player] = labels
+            concrete.setdefault(self._class(a.key), []).append(a)
+        classes = list(concrete)
+        self.offers[node, player] = classes
         low, high = node.ranges.get(player, (0.0, 1.0))
         c = self.c * (high - low if high > low else 1.0)
         mast = self.mast
         best, best_value, ties = None, -math.inf, 0
-        for label in labels:
-            entry = table.get(label)
+        for cls in classes:
+            entry = table.get(cls)
             if entry is None:
-                entry = table[label] = [0, 0.0, 0]
+                entry = table[cls] = [0, 0.0, 0]
             entry[2] += 1
             visits, total, avail = entry
             if visits:
                 value = total / visits + c * math.sqrt(math.log(avail) / visits)
             else:
-                seen = mast.get((player, label))
+                seen = mast.get((player, cls))
                 if seen is not None:
                     first = seen[1] / seen[0]
                 else:
-                    first = self._probe(st, player, label, concrete[label][0]) if self.probe else 1.0
+                    first = self._probe(st, player, cls, concrete[cls][0]) if self.probe else 1.0
                 value = first + c * math.sqrt(math.log(avail + 1))
             if value > best_value:
-                best, best_value, ties = label, value, 1
+                best, best_value, ties = cls, value, 1
             elif value == best_value:
                 ties += 1
                 if self.rng.randrange(ties) == 0:
-                    best = label
+                    best = cls
         return best, _one_of(concrete[best], self.rng)
 
-    def _probe(self, st, player: int, key: str, label: str) -> float:
+    def _probe(self, st, player: int, key, action: Action) -> float:
         """The first value of option class `key` when this search has not met it: the reward `player` gets
-        one step after taking `label` (one of its options) in this sample (computed once per search, then kept)."""
+        one step after taking `action` (one of its options) in this sample (computed once per search, then kept)."""
         value = self.probes.get((player, key))
         if value is None:
             after = st.clone()
-            after.apply(Action(player, label))
+            after.apply(action)
             value = self.probes[player, key] = rewards(after, self.scale)[player]
         return value
 
@@ -290,11 +291,13 @@ def _within_own_action(st) -> bool:
     return d is not None and d.kinds != "act" and len(d.players) == 1 and st.acting_player() == d.players[0]
 
 
-_POSITION = re.compile(r'"[^"]*"|\bcard \d+ of ')
-
-
-def option_class(label: str) -> str:
-    """A label with the positions of the cards its player does not know left out (`exchange card 2 of hand of
-    player 1, "Flight"` → `exchange a card of hand of player 1, "Flight"`; named cards are quoted and kept).
-    Such options differ only in which unseen card of a zone they take, so they are one arm of the search."""
-    return _POSITION.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "a card of ", label)
+def option_class(key):
+    """An option's key with the positions of the cards its player does not know left out (the key of
+    `exchange card 2 of hand of player 1, "Flight"` becomes that of `exchange a card of hand of player 1,
+    "Flight"`; known cards are kept). Such options differ only in which unseen card of a zone they take, so they
+    are one arm of the search."""
+    if isinstance(key, Unseen):
+        return Unseen((key[0], None))
+    if isinstance(key, tuple):
+        return tuple(option_class(k) for k in key)
+    return key

@@ -1,0 +1,259 @@
+"""Expressions of a checked game as Python expression text (the expression half of interpreter/codegen.py).
+
+Every expression becomes one Python expression over `st` (the State), `env` (the locals of the running rule)
+and the comprehension variables of enclosing generators. Only the checked syntax tree is read: names become
+indices into the Game's tables or `env[…]` with the name as a `repr()` literal, literals are `repr()` of an
+int, bool, str or None, and no other text of the file reaches the generated code.
+
+Values are those the engine has always held: ints, bools, strs (texts and enum members), None, card instance
+ids, zone slots, tuples (lists, sets in member order, bags as counts per member). Collections that feed a
+builtin are built eagerly, as list comprehensions, so `random()` and errors inside them happen exactly when
+and as often as they always did.
+"""
+from __future__ import annotations
+
+from dsl import ast as A
+
+STATE_BUILTINS = {"next", "after", "owner", "random"}  # builtins that read the state (the table, the dice)
+ARITH = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def kind_of(ref) -> str:
+    """The kind of a checker resolution (`("local", "x")` → "local")."""
+    return ref[0]
+
+
+class ExprGen:
+    """A mixin of the code generator: `expr(e, scope)` is the Python text of expression `e`.
+
+    `scope` maps the names bound by enclosing generators and function parameters to their Python names;
+    every other local is read from `env`. The generator provides `g` (the Game being built), `const(value)`
+    (a name for a table held in the namespace) and `span(node)` (an index into the table of spans)."""
+
+    def expr(self, e: A.Expr, scope: dict) -> str:
+        return getattr(self, "x_" + type(e).__name__)(e, scope)
+
+    def coll(self, e: A.Expr, scope: dict, copy: bool = True) -> str:
+        """An expression used as a collection: a zone is its cards (a tuple when `copy`, the list itself for
+        reading right away)."""
+        text = self.expr(e, scope)
+        if e.ty is not None and e.ty.kind == "zone":
+            return f"tuple(st.zones[{text}])" if copy else f"st.zones[{text}]"
+        return text
+
+    # ---------------------------------------------------------------- names and fields
+    def x_Literal(self, e: A.Literal, scope) -> str:
+        v = e.value
+        if v is None or isinstance(v, (bool, int, str)):
+            return repr(v)
+        raise AssertionError(f"literal of type {type(v).__name__}")
+
+    def x_Name(self, e: A.Name, scope) -> str:
+        ref = e.ref
+        kind = kind_of(ref)
+        g = self.g
+        if kind == "local":
+            return scope.get(ref[1]) or f"env[{ref[1]!r}]"
+        if kind in ("you", "self"):
+            return f"env[{kind!r}]"
+        if kind == "players":
+            return "st.seats"
+        if kind == "var":
+            return f"st.gvars[{g.gvar_index[ref[1]]}]"
+        if kind == "param":
+            return self.param(g.param_index[ref[1]], "None")
+        if kind == "zone":
+            return repr(g.zone_base[ref[1]])
+        if kind == "member":
+            return repr(ref[2])
+        if kind == "enum":
+            return repr(tuple(m.name for m in self.sym.enums[ref[1]].members))
+        raise AssertionError(ref)
+
+    def param(self, i: int, player: str) -> str:
+        """A parameter's value: its literal when it has one and no card changes it, else the engine's lookup."""
+        p = self.g.params[i]
+        if not p.statics and p.literal is not None:
+            return repr(p.literal)
+        return f"st.param({i}, {player})"
+
+    def x_FieldOf(self, e: A.FieldOf, scope) -> str:
+        obj = self.expr(e.obj, scope)
+        kind, name = e.ref
+        g = self.g
+        if kind == "pvar":
+            return f"st.pvars[{obj}][{g.pvar_index[name]}]"
+        if kind == "pparam":
+            return self.param(g.param_index[name], obj)
+        if kind == "pzone":
+            return f"({g.pzone_base} + {g.pzone_index[name]} * st.n + {obj})"
+        if kind == "efield":
+            return f"{self.const(('efield', name))}[{obj}]"
+        if kind == "cbuiltin":
+            return f"{self.const(('cname',))}[st.ids.of[{obj}]]"
+        if kind == "cfield":
+            return f"{self.const(('cfield', name))}[st.ids.of[{obj}]]"
+        raise AssertionError(e.ref)
+
+    def x_Index(self, e: A.Index, scope) -> str:
+        g = self.g
+        if e.ref == ("bagcount",):
+            bag, member = self.expr(e.obj, scope), self.expr(e.key, scope)
+            return f"{bag}[{self.const(('order',))}[{member}]]"
+        i = g.kvar_index[e.obj.name]
+        key = self.expr(e.key, scope)
+        if g.kvars[i].keys is not None:
+            key = f"{self.const(('order',))}[{key}]"
+        return f"st.kvars[{i}][{key}]"
+
+    # ---------------------------------------------------------------- calls
+    def x_Call(self, e: A.Call, scope) -> str:
+        kind, name = e.ref
+        if kind == "func":
+            args = "".join(f", {self.expr(a, scope)}" for a in e.args)
+            return f"{self.function_name(name)}(st{args})"
+        return self.builtin(e, name, scope)
+
+    def generator(self, gen: A.Generator, scope: dict) -> str:
+        """The text of a list comprehension for `gen` (clauses nest left to right)."""
+        inner = dict(scope)
+        parts = []
+        for cl in gen.clauses:
+            source = self.coll(cl.source, inner, copy=False)
+            var = self.fresh("g")
+            inner[cl.var] = var
+            parts.append(f"for {var} in {source}")
+            if cl.cond is not None:
+                parts.append(f"if {self.expr(cl.cond, inner)}")
+        return f"[{self.expr(gen.elem, inner)} {' '.join(parts)}]"
+
+    def items(self, e: A.Call, scope) -> str:
+        """The values a builtin works on: its generator's list, or its one argument as a collection."""
+        if e.gen is not None:
+            return self.generator(e.gen, scope)
+        return self.coll(e.args[0], scope, copy=False)
+
+    def builtin(self, e: A.Call, name: str, scope) -> str:
+        args = [self.expr(a, scope) for a in e.args] if e.gen is None else []
+        span = self.span(e)
+        if name in ("min", "max") and e.gen is None and len(e.args) == 2:
+            return f"{name}({args[0]}, {args[1]})"
+        if name == "next":
+            return f"(({args[0]}) + 1) % st.n"
+        if name == "after":
+            return f"_after(st, {args[0]})"
+        if name == "abs":
+            return f"abs({args[0]})"
+        if name == "rest":
+            return f"tuple({self.coll(e.args[0], scope, copy=False)})[1:]"
+        if name == "remove":
+            return f"_remove({self.coll(e.args[0], scope, copy=False)}, {args[1]})"
+        if name == "bag":  # the count is evaluated first, as it always was
+            members = self.const(("members", e.ty.elem.name))
+            return f"_one_bag({members}, {args[1]}, {args[0]}, {span})"
+        if name == "members":
+            members = self.const(("members", e.args[0].ty.elem.name))
+            return f"_members({members}, {args[0]})"
+        if name == "owner":
+            return f"st.lay.slot_owner[st.where[{args[0]}]]"
+        items = self.items(e, scope)
+        arg_ty = e.args[0].ty if e.gen is None else None
+        if name == "count":
+            return f"sum({items})" if arg_ty is not None and arg_ty.kind == "bag" else f"len({items})"
+        if name in ("sum", "any", "all"):
+            return f"{name}({items})"
+        if name in ("min", "max", "first", "last", "random"):
+            return f"_{name}(st, {items}, {span})"
+        raise AssertionError(name)
+
+    # ---------------------------------------------------------------- collections
+    def x_ListLit(self, e: A.ListLit, scope) -> str:
+        if e.gen is not None:
+            return f"tuple({self.generator(e.gen, scope)})"
+        return "(" + "".join(f"{self.expr(i, scope)}, " for i in e.items) + ")"
+
+    def x_SetLit(self, e: A.SetLit, scope) -> str:
+        if e.ty is not None and e.ty.kind == "bag":  # `{}` as an empty bag
+            return repr(tuple(0 for _ in self.g.enum_members.get(e.ty.elem.name, ())))
+        parts = "".join(f"{self.expr(i, scope)}, " for i in e.items)
+        return f"_set_of(({parts}), {self.const(('order',))})"
+
+    def x_BagLit(self, e: A.BagLit, scope) -> str:
+        en = e.ty.elem.name
+        members = [m.name for m in self.sym.enums[en].members] if en else []
+        given = {name: (self.expr(v, scope), self.span(v)) for name, v, _ in e.items}
+        cells = []
+        for m in members:
+            if m in given:
+                value, span = given[m]
+                cells.append(f"_count({value}, {m!r}, {span})")
+            else:
+                cells.append("0")
+        return "(" + "".join(f"{c}, " for c in cells) + ")"
+
+    def x_Slice(self, e: A.Slice, scope) -> str:
+        n, src = self.expr(e.count, scope), self.coll(e.source, scope, copy=False)
+        if e.end == "top":
+            return f"tuple({src}[:max(0, {n})])"
+        return f"_bottom({n}, {src})"
+
+    # ---------------------------------------------------------------- operators
+    def x_IfExpr(self, e: A.IfExpr, scope) -> str:
+        c, a, b = (self.expr(x, scope) for x in (e.cond, e.then, e.other))
+        return f"({a} if {c} else {b})"
+
+    def x_UnOp(self, e: A.UnOp, scope) -> str:
+        a = self.expr(e.operand, scope)
+        return f"(not {a})" if e.op == "not" else f"(-{a})"
+
+    def x_BinOp(self, e: A.BinOp, scope) -> str:
+        op = e.op
+        if op in ("and", "or"):
+            return f"({self.expr(e.left, scope)} {op} {self.expr(e.right, scope)})"
+        if op in ("in", "not in"):
+            a = self.expr(e.left, scope)
+            if e.right.ty.kind == "bag":
+                test = f"({self.expr(e.right, scope)}[{self.const(('order',))}[{a}]] > 0)"
+            else:
+                test = f"({a} in {self.coll(e.right, scope, copy=False)})"
+            return test if op == "in" else f"(not {test})"
+        lt, rt = e.left.ty, e.right.ty
+        if op in ("+", "-") and (lt.kind == "bag" or rt.kind == "bag"):
+            a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+            return f"_bag_add({a}, {b})" if op == "+" else f"_bag_sub({a}, {b}, {self.span(e)})"
+        if op == "+" and lt.kind in ("list", "zone") and rt.kind in ("list", "zone"):
+            return f"({self.coll(e.left, scope)} + {self.coll(e.right, scope)})"
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        if op in ("/", "%"):  # the divisor first: division by zero is an error before the dividend is read
+            return f"_{'div' if op == '/' else 'mod'}(_nonzero({b}, {self.span(e)}), {a})"
+        return f"({a} {ARITH[op]} {b})"
+
+
+def lasting_functions(functions: dict) -> set:
+    """The functions whose result depends on their arguments alone, so it holds while the state changes:
+    they read no variable, zone, parameter, card identity or player count (enum data only), and call only
+    such functions (`fits(acts, columns)` in Wish). A card's identity is left out on purpose: samples of an
+    information set change identities under the same game."""
+    facts = {}
+    for name, (f, *_) in functions.items():
+        reads, calls = False, set()
+        for node, _ in A.walk(f.body):
+            if not isinstance(node, A.Expr):
+                continue
+            ref = node.ref
+            if isinstance(node, A.Name):
+                reads |= ref is None or kind_of(ref) not in ("local", "member", "enum")
+            elif isinstance(node, A.FieldOf):
+                reads |= ref is None or kind_of(ref) != "efield"
+            elif isinstance(node, A.Call):
+                if ref is not None and kind_of(ref) == "func":
+                    calls.add(ref[1])
+                else:
+                    reads |= ref is None or ref[1] in STATE_BUILTINS
+        facts[name] = (reads, calls)
+    lasting = {name for name, (reads, _) in facts.items() if not reads}
+    while True:  # a function calling one that reads the state reads it too
+        reading = {name for name in lasting if not facts[name][1] <= lasting}
+        if not reading:
+            return lasting
+        lasting -= reading
