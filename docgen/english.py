@@ -15,6 +15,7 @@ from typing import Optional
 
 from dsl import ast as A
 from dsl.ast import reads_params
+from dsl.refs import RefKind, kind_of
 
 from . import english_decls as D
 from . import english_exprs as E
@@ -154,9 +155,9 @@ class English:
     # ---------------------------------------------------------------- generators
     def source_phrase(self, src, var_ty) -> str:
         """What a generator ranges over: "the cards in the deck", "players", "Crystals"."""
-        if isinstance(src, A.Name) and src.ref == ("players",):
+        if isinstance(src, A.Name) and kind_of(src) is RefKind.PLAYERS:
             return "players"
-        if isinstance(src, A.Name) and src.ref and src.ref[0] == "enum":
+        if isinstance(src, A.Name) and kind_of(src) is RefKind.ENUM:
             return plural(src.name)
         st = src.ty
         s = self.expr(src)
@@ -212,13 +213,13 @@ class English:
         """`count(w for q in players for w in q.fulfilled if C)`: "the number of cards in any player's fulfilled
         whose …", when the outer clauses range over all players or an enum, unfiltered."""
         *outer, last = gen.clauses
-        simple = all(cl.cond is None and isinstance(cl.source, A.Name) and (
-            cl.source.ref == ("players",) or (cl.source.ref and cl.source.ref[0] == "enum")) for cl in outer)
+        simple = all(cl.cond is None and isinstance(cl.source, A.Name)
+                     and kind_of(cl.source) in (RefKind.PLAYERS, RefKind.ENUM) for cl in outer)
         if not outer or not simple or not (isinstance(gen.elem, A.Name) and gen.elem.name == last.var):
             return None
         saved = dict(self.roles)
         for cl in outer:
-            self.roles[cl.var] = "any player" if cl.source.ref == ("players",) else "any " + cl.source.name
+            self.roles[cl.var] = "any player" if kind_of(cl.source) is RefKind.PLAYERS else "any " + cl.source.name
         try:
             var_ty = last.source.ty.element() if last.source.ty is not None else None
             return f"the number of {self.source_phrase(last.source, var_ty)}{self.filter_phrase(last.cond, last.var)}"
@@ -239,7 +240,7 @@ class English:
                 filt = " where " + self.expr(cl.cond) if cl.cond is not None else ""
             finally:
                 self.it_name = saved
-            name = self.varname(el.name) if el.ref and el.ref[0] in ("pvar", "pparam") else humanize(el.name)
+            name = self.varname(el.name) if kind_of(el) in (RefKind.PVAR, RefKind.PPARAM) else humanize(el.name)
             return f"the {name} of {src if src.startswith(('the ', 'all ', 'your ')) else 'the ' + src}{filt}"
         return self.expr(gen.elem) + " " + self.clauses(gen)
 
@@ -259,11 +260,11 @@ class English:
         """any/all: "some player's coins is at least 5", or "for some player in …, COND"."""
         cl = gen.clauses[0]
         src = cl.source
-        simple = isinstance(src, A.Name) and (src.ref == ("players",) or (src.ref and src.ref[0] == "enum"))
+        simple = isinstance(src, A.Name) and kind_of(src) in (RefKind.PLAYERS, RefKind.ENUM)
         if len(gen.clauses) == 1 and cl.cond is None and occurrences(gen.elem, cl.var) == 1 \
                 and not any(isinstance(n, A.Call) and n.gen is not None for n in walk(gen.elem)):
             if simple:
-                noun = "player" if src.ref == ("players",) else src.name
+                noun = "player" if kind_of(src) is RefKind.PLAYERS else src.name
             else:
                 var_ty = src.ty.element() if src.ty is not None else None
                 noun = f"{self.type_noun(var_ty.plain() if var_ty is not None else None)} in {self.expr(src)}"
@@ -278,7 +279,7 @@ class English:
             var_ty = cl.source.ty.element() if cl.source.ty is not None else None
             noun = re.sub(r"^the ", "", self.local(cl.var, var_ty))
             src = cl.source
-            if isinstance(src, A.Name) and (src.ref == ("players",) or (src.ref and src.ref[0] == "enum")):
+            if isinstance(src, A.Name) and kind_of(src) in (RefKind.PLAYERS, RefKind.ENUM):
                 p = f"{word} {noun}"
             else:
                 p = f"{word} {noun} in {self.expr(src)}"
@@ -363,16 +364,16 @@ class English:
         reading = self.var_reading(target)
         if reading is not None:
             return None, reading
-        if isinstance(target, A.FieldOf) and target.ref and target.ref[0] in ("pvar", "pparam"):
+        if isinstance(target, A.FieldOf) and kind_of(target) in (RefKind.PVAR, RefKind.PPARAM):
             return self.expr(target.obj), self.varname(target.name)
         return None, self.expr(target)
 
     def var_reading(self, e, negated: bool = False) -> Optional[str]:
         """A variable's `@reads` phrase for `v` or `P.v` ("this is the last round", "your turn is over"), or None.
         Negated: the first "is", "are", "has" … of the phrase takes a "not"."""
-        if isinstance(e, A.Name) and (e.ref or ("",))[0] == "var":
+        if isinstance(e, A.Name) and kind_of(e) is RefKind.VAR:
             decl, args = self.sym.vars[e.name][0], []
-        elif isinstance(e, A.FieldOf) and (e.ref or ("",))[0] == "pvar" and e.name in self.sym.vars:
+        elif isinstance(e, A.FieldOf) and kind_of(e) is RefKind.PVAR and e.name in self.sym.vars:
             decl, args = self.sym.vars[e.name][0], [self.expr(e.obj)]
         else:
             return None

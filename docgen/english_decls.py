@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dsl import ast as A
+from dsl.refs import RefKind, kind_of
 
 from .words import article, cap, humanize, join_and, kind_noun, quote, sentence
 
@@ -238,18 +239,18 @@ def focus_trigger(en: English, t: A.Trigger) -> tuple:
         test = _binder_test(c, binders)
         if test is not None:
             b, op, other = test
-            you = isinstance(other, A.Name) and (other.name == "you" or (other.ref or ("",))[0] == "you")
+            you = isinstance(other, A.Name) and (other.name == "you" or kind_of(other) is RefKind.YOU)
             if you and b not in head_roles:
                 head_roles[b], body_roles[b] = ("you", "you") if op == "==" else ("another player", "that player")
                 continue
-            me = isinstance(other, A.Name) and (other.name == "self" or (other.ref or ("",))[0] == "self")
+            me = isinstance(other, A.Name) and (other.name == "self" or kind_of(other) is RefKind.SELF)
             if me and op == "!=" and b not in head_roles:
                 ty = binder_types(en, t).get(b)
                 noun = en.type_noun(ty.plain()) if ty is not None else "card"
                 head_roles[b], body_roles[b] = f"another {noun}", f"that {noun}"
                 continue
             if t.event.form == "moved" and op == "==" and moved is None and b in t.event.binders[1:3] \
-                    and isinstance(other, A.Name) and (other.ref or ("",))[0] == "zone":
+                    and isinstance(other, A.Name) and kind_of(other) is RefKind.ZONE:
                 moved = ("leaves " if t.event.binders.index(b) == 1 else "enters ") + en.expr(other)
                 continue
         rest.append(c)

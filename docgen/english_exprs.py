@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from dsl import ast as A
+from dsl.refs import RefKind, kind_of
 
 from .words import (ARITH, COMPARE, article, humanize, join_and, plural,
                     possessive, quote)
@@ -27,23 +28,22 @@ def e_literal(en: English, e: A.Literal) -> str:
 
 
 def e_name(en: English, e: A.Name) -> str:
-    ref = e.ref or ()
-    kind = ref[0] if ref else None
-    if kind == "local":
+    kind = kind_of(e)
+    if kind is RefKind.LOCAL:
         return en.local(e.name, e.ty)
-    if kind == "you" or e.name == "you":
+    if kind is RefKind.YOU or e.name == "you":
         return "you"
-    if kind == "self" or e.name == "self":
+    if kind is RefKind.SELF or e.name == "self":
         return "this card"
-    if kind == "players" or e.name == "players":
+    if kind is RefKind.PLAYERS or e.name == "players":
         return "all players"
-    if kind == "member":
+    if kind is RefKind.MEMBER:
         return en.display(e.name)
-    if kind == "enum":
+    if kind is RefKind.ENUM:
         return "every " + e.name
-    if kind == "zone":
+    if kind is RefKind.ZONE:
         return en.zone_name(e.name)
-    if kind in ("var", "param", "keyed"):
+    if kind in (RefKind.VAR, RefKind.PARAM, RefKind.KEYED):
         return en.var_reading(e) or "the " + en.varname(e.name)
     if e.name in en.you_names:
         return "you"
@@ -57,16 +57,18 @@ def e_field(en: English, e: A.FieldOf) -> str:
     if reading is not None:
         return reading
     obj = en.expr(e.obj)
-    kind = e.ref[0] if e.ref else None
-    name = en.zone_noun(e.name) if kind == "pzone" else en.varname(e.name) if kind in ("pvar", "pparam") \
-        else humanize(e.name)
+    kind = kind_of(e)
+    if kind is RefKind.PZONE:
+        name = en.zone_noun(e.name)
+    else:
+        name = en.varname(e.name) if kind in (RefKind.PVAR, RefKind.PPARAM) else humanize(e.name)
     if isinstance(e.obj, A.FieldOf) or re.search(r" (of|in|on|at|from|with|for) ", obj):
         return f"the {name} of {obj}"
     return f"{possessive(obj)} {name}"
 
 
 def e_index(en: English, e: A.Index) -> str:
-    if e.ref and e.ref[0] == "bagcount":
+    if kind_of(e) is RefKind.BAGCOUNT:
         return f"the number of {en.expr(e.key)} in {en.expr(e.obj)}"
     name = e.obj.name if isinstance(e.obj, A.Name) else en.expr(e.obj)
     var = en.sym.vars.get(name)
@@ -114,7 +116,7 @@ def e_call(en: English, e: A.Call) -> str:
                 return nested
             return f"the number of {en.expr(g.elem)} {en.clauses(g)}"
         a = args[0]
-        if isinstance(a, A.Name) and a.ref == ("players",):
+        if isinstance(a, A.Name) and kind_of(a) is RefKind.PLAYERS:
             return "the number of players"
         if a.ty is not None and a.ty.kind == "zone":
             return f"the number of {en.source_phrase(a, None)}"
@@ -128,11 +130,10 @@ def e_call(en: English, e: A.Call) -> str:
                 src, filt = en.over(g)
                 src = src if src.startswith(("the ", "your ", "all ")) or "'s " in src else "the " + src
                 return f"the total {humanize(el.name)} of {src}{filt}"
-            simple = isinstance(cl.source, A.Name) and (
-                cl.source.ref == ("players",) or (cl.source.ref and cl.source.ref[0] == "enum"))
+            simple = isinstance(cl.source, A.Name) and kind_of(cl.source) in (RefKind.PLAYERS, RefKind.ENUM)
             if len(g.clauses) == 1 and simple and cl.cond is None:
                 saved = dict(en.roles)
-                en.roles[cl.var] = "each player" if cl.source.ref == ("players",) else "each " + cl.source.name
+                en.roles[cl.var] = "each player" if kind_of(cl.source) is RefKind.PLAYERS else "each " + cl.source.name
                 try:
                     return f"the total of {en.expr(el)}"
                 finally:
@@ -152,7 +153,7 @@ def e_call(en: English, e: A.Call) -> str:
         return f"the {word} of {en.expr(args[0])}"
     a0 = en.expr(args[0]) if args else ""
     if n == "first":
-        if isinstance(args[0], A.Name) and args[0].ref == ("players",):
+        if isinstance(args[0], A.Name) and kind_of(args[0]) is RefKind.PLAYERS:
             return "the first player"
         if args[0].ty is not None and args[0].ty.kind == "zone":
             return f"the top card of {a0}"
@@ -162,7 +163,7 @@ def e_call(en: English, e: A.Call) -> str:
             return f"the bottom card of {a0}"
         return f"the last of {a0}"
     if n == "random":
-        if isinstance(args[0], A.Name) and args[0].ref == ("players",):
+        if isinstance(args[0], A.Name) and kind_of(args[0]) is RefKind.PLAYERS:
             return "a player chosen at random"
         return f"one of {a0} at random"
     if n == "next":

@@ -5,6 +5,7 @@ import re
 from typing import TYPE_CHECKING
 
 from dsl import ast as A
+from dsl.refs import RefKind, kind_of
 
 from .english_exprs import turn_order_from
 from .words import (WORD_NUMBERS, Step, article, base_form, cap, conjugate, humanize, join_and, occurrences,
@@ -97,7 +98,7 @@ def s_if(en: English, st: A.If) -> list:
 
 def each_role(en: English, src) -> str:
     """How a loop's player reads as the subject of its one step: "each other player (in turn order after you)"."""
-    if isinstance(src, A.Name) and src.ref == ("players",):
+    if isinstance(src, A.Name) and kind_of(src) is RefKind.PLAYERS:
         return "each player"
     start = turn_order_from(src.left, src.right) if isinstance(src, A.BinOp) and src.op == "+" else None
     if start is not None:
@@ -122,9 +123,9 @@ def s_for(en: English, st: A.For) -> Step:
     var_ty = st.source.ty.element() if st.source.ty is not None else None
     noun = re.sub(r"^the ", "", en.local(st.var, var_ty))
     src = st.source
-    if isinstance(src, A.Name) and src.ref == ("players",):
+    if isinstance(src, A.Name) and kind_of(src) is RefKind.PLAYERS:
         head = f"For each {noun}:" if noun != "player" else "For each player:"
-    elif isinstance(src, A.Name) and src.ref and src.ref[0] == "enum":
+    elif isinstance(src, A.Name) and kind_of(src) is RefKind.ENUM:
         head = f"For each {noun}:"
     elif isinstance(src, A.BinOp) and src.op == "+" and turn_order_from(src.left, src.right) is not None:
         head = f"For each {noun}, in turn order from {en.expr(turn_order_from(src.left, src.right))}:"
@@ -205,7 +206,7 @@ def s_log(en: English, st: A.Log) -> Step:
 
 
 def _options(en: English, options, target) -> str:
-    if isinstance(options, A.Name) and options.ref and options.ref[0] == "enum":
+    if isinstance(options, A.Name) and kind_of(options) is RefKind.ENUM:
         return article(options.name)
     if isinstance(options, A.ListLit) and options.gen is None and all(
             isinstance(i, A.Literal) and isinstance(i.value, str) for i in options.items):
@@ -241,7 +242,7 @@ def s_choose(en: English, st: A.Choose) -> Step:
     named = isinstance(st.target, A.Name) and len(st.target.name) <= 2 and tgt.endswith(" " + st.target.name)
     verb = st.verb if st.verb and ":" not in st.verb and st.verb.split()[-1].lower() not in DANGLING else None
     if named:
-        whole_enum = isinstance(st.options, A.Name) and st.options.ref and st.options.ref[0] == "enum"
+        whole_enum = isinstance(st.options, A.Name) and kind_of(st.options) is RefKind.ENUM
         s = f"{who} {conjugate(who, 'choose')} {article(tgt) if whole_enum else tgt}" + (
             "" if whole_enum else f" from {en.expr(st.options)}") + (f" to {verb}" if verb else "")
     elif verb:
