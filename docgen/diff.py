@@ -18,6 +18,7 @@ import attrs
 from dsl import ast as A
 from dsl import variants as V
 from dsl.link import load_program
+from dsl.linked import find_variant
 
 from .english import English
 from .words import quote
@@ -78,7 +79,7 @@ def game_diff(base: str, variant: str) -> GameDiff:
     else:
         new_prog, new, new_sym = load(base, variant)
         label = f'variant "{variant}"'
-        doc = V.find_variant(base_prog, variant).doc  # `load` has refused an unknown variant
+        doc = find_variant(base_prog, variant).doc  # `load` has refused an unknown variant
     out = compare(old, new, English(old_sym), English(new_sym))
     return GameDiff(base_label, label, new_sym.game.name, doc, out)
 

@@ -19,7 +19,8 @@ from jinja2.sandbox import SandboxedEnvironment
 from dsl import ast as A
 from dsl import variants as V
 from dsl.check import check
-from dsl.link import load_program, sources
+from dsl.link import load_program
+from dsl.linked import sources, variant_names
 
 from .endings import explain_end
 from .english import English
@@ -429,7 +430,7 @@ def all_sheets(games: list) -> list:
     out = []
     for path in games:
         program = load_program(str(path))
-        for v in [None] + V.variant_names(program):
+        for v in [None] + variant_names(program):
             out.append((str(path), v, sheet_name(str(path), v)))
     return out
 

@@ -502,10 +502,10 @@ def check(decls: list, path: str, sources: dict) -> Symbols:
 def check_program(program: A.Program) -> Symbols:
     """Check the base game and every variant; raise one WishCheckError with all their problems."""
     from . import variants as V
-    from .link import sources
+    from .linked import sources, variant_names
     texts = sources(program)
     diags, seen, sym = [], set(), None
-    for v in [None] + V.variant_names(program):
+    for v in [None] + variant_names(program):
         try:
             s = check(V.resolve(program, v), program.path, texts)
             if v is None:

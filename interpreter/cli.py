@@ -319,8 +319,8 @@ def print_result(state) -> None:
 
 # ---------------------------------------------------------------- check
 def cmd_check(args) -> int:
-    from dsl.link import describe, load_program
-    from dsl.variants import variant_names
+    from dsl.link import load_program
+    from dsl.linked import describe, variant_names
 
     from . import check_program
 

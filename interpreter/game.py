@@ -12,7 +12,7 @@ from dsl import ast as A
 from dsl import check as C
 from dsl import types as T
 from dsl import variants as V
-from dsl import link
+from dsl import link, linked
 from dsl.errors import WishError
 from dsl.parser import parse
 
@@ -115,8 +115,8 @@ class Game:
         self.name = g.name
         self.title = g.name + (f" ({variant})" if variant else "")
         self.min_players, self.max_players = g.min_players, g.max_players
-        self.variants = V.variant_names(program)
-        texts = "\0".join(t for _, t in sorted(link.sources(program).items()))
+        self.variants = linked.variant_names(program)
+        texts = "\0".join(t for _, t in sorted(linked.sources(program).items()))
         digest = hashlib.sha256((texts + "\0" + (variant or "")).encode()).hexdigest()[:16]
         self.fingerprint = f"{g.name}/{variant or ''}/{digest}"
         self.codes: list = []
@@ -410,7 +410,7 @@ def _pattern_text(ev: A.EventPattern) -> str:
 
 def compile_program(program: A.Program, variant: Optional[str] = None) -> Game:
     decls = V.resolve(program, variant)
-    sym = C.check(decls, program.path, link.sources(program))
+    sym = C.check(decls, program.path, linked.sources(program))
     return Game(program, decls, sym, variant)
 
 
@@ -433,7 +433,7 @@ _GAMES: dict = {}
 
 def _stamps(program: A.Program) -> tuple:
     out = []
-    for path in link.chain(program):
+    for path in linked.chain(program):
         try:
             out.append(Path(path).stat().st_mtime_ns)
         except OSError:

@@ -14,6 +14,7 @@ from docgen.render import all_sheets, build_context, render_sheet
 from dsl import ast as A
 from dsl import variants as V
 from dsl.check import check
+from dsl.linked import variant_names
 from dsl.parser import parse, parse_file
 from interpreter.cli import main
 
@@ -50,7 +51,7 @@ def game_from_text(text):
 def test_every_construct_of_every_game_reads_as_english(path):
     program = parse_file(path)
     seen = set()
-    for variant in [None] + V.variant_names(program):
+    for variant in [None] + variant_names(program):
         _, decls, sym = checked(path, variant)
         en = English(sym)
         for decl in decls:
@@ -72,7 +73,7 @@ def test_the_three_games_use_most_constructs():
     seen = set()
     for path in GAMES:
         program = parse_file(path)
-        for variant in [None] + V.variant_names(program):
+        for variant in [None] + variant_names(program):
             _, decls, _ = checked(path, variant)
             for d in decls:
                 seen.update(type(n) for n in walk(d))
