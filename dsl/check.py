@@ -11,9 +11,11 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .check_exprs import CARD_BUILTIN_FIELDS, RESERVED, ExprChecks
+from .check_exprs import ExprChecks
 from .check_stmts import StmtChecks
 from .errors import Diagnostic, WishCheckError, did_you_mean
+from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
+
 
 @attrs.define
 class Symbols:
@@ -42,18 +44,6 @@ class Symbols:
     scoring: Optional[A.Scoring] = None
     variants: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
-
-
-@attrs.define
-class Scope:
-    locals: dict = attrs.Factory(dict)
-    you: bool = False
-    self_kind: Optional[str] = None
-    pure: bool = False  # no random() here
-    in_action: bool = False
-
-    def child(self) -> "Scope":
-        return attrs.evolve(self, locals=dict(self.locals))
 
 
 class Checker(StmtChecks, ExprChecks):

@@ -5,38 +5,11 @@ unknown names (with "did you mean"), wrong types and wrong arity through the che
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import ast as A
 from . import types as T
 from .errors import did_you_mean
 from .refs import Ref, RefKind
-
-if TYPE_CHECKING:
-    from .check import Scope
-
-# builtin functions: name → (min args, max args, accepts a generator)
-BUILTINS = {
-    "count": (1, 1, True),
-    "sum": (1, 1, True),
-    "any": (1, 1, True),
-    "all": (1, 1, True),
-    "min": (1, 2, True),
-    "max": (1, 2, True),
-    "first": (1, 1, False),
-    "last": (1, 1, False),
-    "random": (1, 1, False),
-    "next": (1, 1, False),
-    "after": (1, 1, False),
-    "abs": (1, 1, False),
-    "rest": (1, 1, False),
-    "remove": (2, 2, False),
-    "bag": (2, 2, False),
-    "members": (1, 1, False),
-    "owner": (1, 1, False),
-}
-RESERVED = {"players", "you", "self", *BUILTINS}
-CARD_BUILTIN_FIELDS = {"name": T.TEXT}
+from .scope import BUILTINS, CARD_BUILTIN_FIELDS, Scope
 
 
 class ExprChecks:

@@ -5,17 +5,12 @@ statement class of `dsl.ast`, reporting through the checker's `error`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
 from . import ast as A
 from . import types as T
-from .check_exprs import BUILTINS
 from .refs import Ref, RefKind
-
-if TYPE_CHECKING:
-    from .check import Scope
+from .scope import BUILTINS, Scope
 
 
 class StmtChecks:
