@@ -487,24 +487,3 @@ def check(decls: list, path: str, sources: dict) -> Symbols:
                 unique.append(d)
         raise WishCheckError(f"{len(unique)} error(s) in {path}", unique, sources)
     return sym
-
-
-def check_program(program: A.Program) -> Symbols:
-    """Check the base game and every variant; raise one WishCheckError with all their problems."""
-    from . import variants as V
-    from .linked import sources, variant_names
-    texts = sources(program)
-    diags, seen, sym = [], set(), None
-    for v in [None] + variant_names(program):
-        try:
-            s = check(V.resolve(program, v), program.path, texts)
-            if v is None:
-                sym = s
-        except WishCheckError as err:
-            for d in err.diagnostics:
-                if d not in seen:
-                    seen.add(d)
-                    diags.append(d)
-    if diags:
-        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, texts)
-    return sym

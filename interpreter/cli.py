@@ -319,22 +319,19 @@ def print_result(state) -> None:
 
 # ---------------------------------------------------------------- check
 def cmd_check(args) -> int:
-    from dsl.link import load_program
+    from dsl.front import check_all
     from dsl.linked import describe, variant_names
-
-    from . import check_program
 
     failed = 0
     for path in args.games:
         try:
-            program = load_program(path)
-            sym = check_program(program)
+            checked = check_all(path)
         except WishError as err:
             print(err.render(), file=sys.stderr)
             failed += 1
             continue
-        n = len(variant_names(program))
-        print(f"ok: {describe(program)} (game {sym.game.name}, {n} variant{'' if n == 1 else 's'})")
+        program, n = checked.program, len(variant_names(checked.program))
+        print(f"ok: {describe(program)} (game {checked.sym.game.name}, {n} variant{'' if n == 1 else 's'})")
     return 1 if failed else 0
 
 
