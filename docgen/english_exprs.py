@@ -2,21 +2,18 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import attrs
 
 from dsl import ast as A
 from dsl.refs import RefKind, kind_of
 
+from .english_base import EnglishBase
 from .words import (ARITH, COMPARE, article, humanize, join_and, plural,
                     possessive, quote)
 
-if TYPE_CHECKING:
-    from .english import English
 
-
-def e_literal(en: English, e: A.Literal) -> str:
+def e_literal(en: EnglishBase, e: A.Literal) -> str:
     v = e.value
     if v is None:
         return "nobody" if e.ty is not None and e.ty.kind == "player" else "none"
@@ -27,7 +24,7 @@ def e_literal(en: English, e: A.Literal) -> str:
     return quote(v)
 
 
-def e_name(en: English, e: A.Name) -> str:
+def e_name(en: EnglishBase, e: A.Name) -> str:
     kind = kind_of(e)
     if kind is RefKind.LOCAL:
         return en.local(e.name, e.ty)
@@ -52,7 +49,7 @@ def e_name(en: English, e: A.Name) -> str:
     return en.local(e.name, e.ty)
 
 
-def e_field(en: English, e: A.FieldOf) -> str:
+def e_field(en: EnglishBase, e: A.FieldOf) -> str:
     reading = en.var_reading(e)
     if reading is not None:
         return reading
@@ -67,7 +64,7 @@ def e_field(en: English, e: A.FieldOf) -> str:
     return f"{possessive(obj)} {name}"
 
 
-def e_index(en: English, e: A.Index) -> str:
+def e_index(en: EnglishBase, e: A.Index) -> str:
     if kind_of(e) is RefKind.BAGCOUNT:
         return f"the number of {en.expr(e.key)} in {en.expr(e.obj)}"
     name = e.obj.name if isinstance(e.obj, A.Name) else en.expr(e.obj)
@@ -76,7 +73,7 @@ def e_index(en: English, e: A.Index) -> str:
     return reading if reading is not None else f"the {en.varname(name)} of {en.expr(e.key)}"
 
 
-def e_call(en: English, e: A.Call) -> str:
+def e_call(en: EnglishBase, e: A.Call) -> str:
     n = e.name
     args = e.args
     g = e.gen
@@ -189,7 +186,7 @@ def e_call(en: English, e: A.Call) -> str:
     return en.proc_call(e)
 
 
-def extreme(en: English, g: A.Generator, word: str) -> str:
+def extreme(en: EnglishBase, g: A.Generator, word: str) -> str:
     """min/max over a generator: "the smallest coins among the others", "the largest score of any player's hand"."""
     cl = g.clauses[0]
     if len(g.clauses) == 1 and cl.cond is None:
@@ -209,7 +206,7 @@ def extreme(en: English, g: A.Generator, word: str) -> str:
     return f"the {word} {en.expr(g.elem)} {en.clauses(g)}"
 
 
-def e_list(en: English, e: A.ListLit) -> str:
+def e_list(en: EnglishBase, e: A.ListLit) -> str:
     if e.gen is not None:
         return en.gen_list(e.gen)
     if not e.items:
@@ -218,19 +215,19 @@ def e_list(en: English, e: A.ListLit) -> str:
     return join_and([en.expr(i) for i in e.items])
 
 
-def e_set(en: English, e: A.SetLit) -> str:
+def e_set(en: EnglishBase, e: A.SetLit) -> str:
     if not e.items:
         return "nothing"
     return join_and([en.expr(i) for i in e.items])
 
 
-def e_bag(en: English, e: A.BagLit) -> str:
+def e_bag(en: EnglishBase, e: A.BagLit) -> str:
     if not e.items:
         return "nothing"
     return join_and([f"{en.expr(v)} {en.display(n)}" for n, v, _ in e.items])
 
 
-def e_slice(en: English, e: A.Slice) -> str:
+def e_slice(en: EnglishBase, e: A.Slice) -> str:
     src = en.expr(e.source)
     n = en.expr(e.count)
     if n == "1":
@@ -240,7 +237,7 @@ def e_slice(en: English, e: A.Slice) -> str:
     return f"the {e.end} cards of {src} (as many as {n})"
 
 
-def e_ifexpr(en: English, e: A.IfExpr) -> str:
+def e_ifexpr(en: EnglishBase, e: A.IfExpr) -> str:
     return f"{en.expr(e.then)} if {en.expr(e.cond)}, otherwise {en.expr(e.other)}"
 
 
@@ -270,7 +267,7 @@ def turn_order_from(left, right):
     return None
 
 
-def e_binop(en: English, e: A.BinOp) -> str:
+def e_binop(en: EnglishBase, e: A.BinOp) -> str:
     op = e.op
     if op in ("and", "or"):
         parts = []
@@ -340,7 +337,7 @@ def e_binop(en: English, e: A.BinOp) -> str:
     return f"{en.expr(left)} {op} {en.expr(right)}"
 
 
-def e_unop(en: English, e: A.UnOp) -> str:
+def e_unop(en: EnglishBase, e: A.UnOp) -> str:
     if e.op == "not":
         inner = e.operand
         if isinstance(inner, A.Call) and inner.name in en.sym.functions:
@@ -358,13 +355,13 @@ def e_unop(en: English, e: A.UnOp) -> str:
     return "minus " + en.expr(e.operand)
 
 
-def n_genclause(en: English, c: A.GenClause) -> str:
+def n_genclause(en: EnglishBase, c: A.GenClause) -> str:
     var_ty = c.source.ty.element() if c.source.ty is not None else None
     s = f"for each {re.sub(r'^the ', '', en.local(c.var, var_ty))} in {en.expr(c.source)}"
     return s + (" where " + en.expr(c.cond) if c.cond is not None else "")
 
 
-def n_generator(en: English, g: A.Generator) -> str:
+def n_generator(en: EnglishBase, g: A.Generator) -> str:
     return en.gen_list(g)
 
 
