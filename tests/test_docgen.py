@@ -15,7 +15,7 @@ from dsl import ast as A
 from dsl.front import front_end
 from dsl.linked import variant_names
 from dsl.parser import parse, parse_file
-from interpreter.cli import main
+from wishdsl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").glob("*.wish"))

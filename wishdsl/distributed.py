@@ -1,7 +1,7 @@
 """Simulations on a Dask cluster (the optional `dask` extra: `pip install 'wishdsl[dask]'`).
 
 The tasks are the same fixed batches of game indices as with local processes; their records are gathered in
-task order, so the results equal a local run's. Workers import `interpreter` and read the game file from the
+task order, so the results equal a local run's. Workers import `wishdsl` and read the game file from the
 same path: run them from the project (or with it installed) on a shared file system.
 """
 from __future__ import annotations

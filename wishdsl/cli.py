@@ -163,7 +163,7 @@ def version() -> str:
 
 # ---------------------------------------------------------------- run
 def cmd_run(args) -> int:
-    from . import load_game
+    from interpreter import load_game
 
     if args.resume is not None:
         return resume_run(args)
@@ -185,7 +185,7 @@ def cmd_run(args) -> int:
 
 
 def resume_run(args) -> int:
-    from .engine import Action
+    from interpreter.engine import Action
     from .saves import load_save
 
     saved = load_save(args.resume, args.game)
@@ -220,7 +220,7 @@ class Match:
 def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> int:
     """Play to the end, saving after every decision when `save_to` is set; on Ctrl-C or `quit` in a game
     with a person (or with --save), save and say how to resume."""
-    from .agents import HumanAgent, Quit, play
+    from interpreter.agents import HumanAgent, Quit, play
     from .replay import replay_actions
 
     humans = [a for a in match.agents if isinstance(a, HumanAgent)]
@@ -287,7 +287,7 @@ def keep_crash_state(err, game, seed: int) -> None:
 
 def seat_agents(args, players: int, seed: int) -> tuple:
     """The agent of every seat from --agents and --human, and the spec of each."""
-    from .agents import make_agent, make_agents, split_specs
+    from interpreter.agents import make_agent, make_agents, split_specs
 
     specs = split_specs(args.agents)
     agents = make_agents(specs, players, seed)
