@@ -20,13 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import secrets
 import sys
 from pathlib import Path
 from typing import Optional
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, printable
+
+from .version import version
 
 EXIT_ABANDONED = 130
 
@@ -146,19 +147,6 @@ def cmd_simulate(args) -> int:
     from .simulate import command
 
     return command(args)
-
-
-def version() -> str:
-    from importlib import metadata
-    try:
-        return metadata.version("wishdsl")
-    except metadata.PackageNotFoundError:
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        try:
-            m = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
-        except OSError:
-            m = None
-        return m.group(1) if m else "unknown"
 
 
 # ---------------------------------------------------------------- run

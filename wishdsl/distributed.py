@@ -28,13 +28,11 @@ def client_for(cluster: Optional[str], jobs: int):
         raise WishError(f"--cluster {cluster}: cannot reach a Dask scheduler there ({err})") from None
 
 
-def run_dask(tasks: list, client, progress: Callable) -> list:
-    """Run `tasks` (see simulate.run_batch) on Dask; the records of all of them, in task order."""
+def run_dask(work: Callable, tasks: list, client, progress: Callable) -> list:
+    """Run `work` (simulate.run_batch) on each of `tasks` on Dask; the records of all of them, in task order."""
     from dask.distributed import as_completed
 
-    from .simulate import run_batch
-
-    futures = client.map(run_batch, tasks, pure=False)
+    futures = client.map(work, tasks, pure=False)
     done = 1
     for fut in as_completed(futures):
         done += tasks[futures.index(fut)][3]

@@ -26,6 +26,7 @@ from dsl.errors import WishError
 from interpreter.state import STATE_FORMAT
 
 from .replay import ReplayError, check_actions, first_difference, read_json, replay_actions
+from .version import version
 
 FORMAT = "wishdsl-save"
 VERSION = 2  # 2: states record their shuffles
@@ -55,8 +56,6 @@ def checksum(body: dict) -> str:
 
 
 def save_body(game, game_path: str, state, seed: int, agents: list, actions: list) -> dict:
-    from .cli import version
-
     return {
         "wishdsl": version(), "game": game_path, "variant": game.variant, "fingerprint": game.fingerprint,
         "players": state.n, "seed": seed, "agents": list(agents),

@@ -144,7 +144,7 @@ class Runner:
             from .distributed import client_for, run_dask
             if self.dask is None:
                 self.dask = client_for(self.cluster, self.jobs)
-            return run_dask(tasks, self.dask[0], lambda done: self._report(done, n, setup))
+            return run_dask(run_batch, tasks, self.dask[0], lambda done: self._report(done, n, setup))
         out: list = []
         if serial or self.jobs <= 1 or len(tasks) == 1:
             for t in tasks:
