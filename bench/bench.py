@@ -171,10 +171,10 @@ def bench_load(path: Path, variant: str | None, repeat: int) -> tuple[list[list[
 
 
 def bench_check_process(path: Path, repeat: int) -> tuple[float | None, list[str]]:
-    """Median wall time of `python -m interpreter.cli check PATH` in a fresh process."""
+    """Median wall time of `python -m wishdsl.cli check PATH` in a fresh process."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-    cmd = [sys.executable, "-m", "interpreter.cli", "check", str(path)]
+    cmd = [sys.executable, "-m", "wishdsl.cli", "check", str(path)]
     times = []
     for _ in range(max(repeat, 5)):
         t0 = time.perf_counter()

@@ -23,8 +23,8 @@ if str(REPO) not in sys.path:
 
 from interpreter import load_game  # noqa: E402
 from interpreter.agents import make_agents, play  # noqa: E402
-from interpreter.coverage import CountingState  # noqa: E402
-from interpreter.simulate import Runner, Setup, game_seed  # noqa: E402
+from wishdsl.coverage import CountingState  # noqa: E402
+from wishdsl.simulate import Runner, Setup, game_seed  # noqa: E402
 
 
 def plain_vs_counting(game, players: int, n: int, seed: int, repeat: int) -> tuple:

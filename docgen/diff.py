@@ -17,11 +17,13 @@ import attrs
 
 from dsl import ast as A
 from dsl import variants as V
+from dsl.front import front_end
 from dsl.link import load_program
+from dsl.linked import find_variant
 
 from .english import English
 from .words import quote
-from .render import decl_label, environment, load, reconstructed, tidy
+from .render import decl_label, environment, reconstructed, tidy
 
 POSITION_FIELDS = ("span", "columns_span")
 
@@ -63,24 +65,23 @@ def same(a, b) -> bool:
 def game_diff(base: str, variant: str) -> GameDiff:
     """Compare the game in `base` with `variant`: a house-rule file's path, or a variant name of `base`.
     A house rule that extends `base` under a variant is compared with `base` under that variant."""
-    base_prog, old, old_sym = load(base, None)
-    base_label = base_prog.path
+    old = front_end(base)
+    base_label = old.program.path
     if Path(variant).suffix == ".wish" or Path(variant).is_file():
-        new_prog, new, new_sym = load(variant, None)
+        new = front_end(variant)
         label = variant
-        ext = next((d for d in new_prog.decls if isinstance(d, A.Extends)), None)
+        ext = next((d for d in new.program.decls if isinstance(d, A.Extends)), None)
         doc = ext.doc if ext is not None else None
-        parent = new_prog.parent
-        if parent is not None and new_prog.parent_variant is not None \
-                and Path(parent.path).resolve() == Path(base).resolve():
-            base_prog, old, old_sym = load(base, new_prog.parent_variant)
-            base_label = f'{base_prog.path}, variant "{new_prog.parent_variant}"'
+        parent, under = new.program.parent, new.program.parent_variant
+        if parent is not None and under is not None and Path(parent.path).resolve() == Path(base).resolve():
+            old = front_end(base, under)
+            base_label = f'{old.program.path}, variant "{under}"'
     else:
-        new_prog, new, new_sym = load(base, variant)
+        new = front_end(base, variant)
         label = f'variant "{variant}"'
-        doc = V.find_variant(base_prog, variant).doc  # `load` has refused an unknown variant
-    out = compare(old, new, English(old_sym), English(new_sym))
-    return GameDiff(base_label, label, new_sym.game.name, doc, out)
+        doc = find_variant(old.program, variant).doc  # `front_end` has refused an unknown variant
+    out = compare(old.decls, new.decls, English(old.sym), English(new.sym))
+    return GameDiff(base_label, label, new.sym.game.name, doc, out)
 
 
 def compare(old: list, new: list, en_old: English, en_new: English) -> list:

@@ -8,6 +8,7 @@ which rule and under which conditions. The result is a list of steps (`Step`), r
 from __future__ import annotations
 
 from dsl import ast as A
+from dsl.refs import Ref, RefKind
 
 from .english import English
 from .words import Step, cap, humanize, join_and, quote, sentence, walk
@@ -97,7 +98,7 @@ def explain_end(en: English, sym, decls: list) -> list:
         for v in names:
             stop = stopping_value(w.cond, v)
             ch = changes(en, decls, v, stop)
-            reading = en.var_reading(A.Name(v, ref=("var",)), negated=not stop) if stop is not None else None
+            reading = en.var_reading(A.Name(v, ref=Ref(RefKind.VAR, v)), negated=not stop) if stop is not None else None
             if ch:
                 children.append(Step(f"{quote(cap(reading))} is set in:" if reading and en.sym.vars[v][0].reads
                                      else f"{cap(en.varname(v))}:", ch))

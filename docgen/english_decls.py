@@ -1,27 +1,24 @@
 """English for declarations and their parts: one-line summaries, triggers, abilities, scoring."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dsl import ast as A
+from dsl.refs import RefKind, kind_of
 
+from .english_base import EnglishBase
 from .words import article, cap, humanize, join_and, kind_noun, quote, sentence
 
-if TYPE_CHECKING:
-    from .english import English
 
-
-def d_typeref(en: English, t: A.TypeRef) -> str:
+def d_typeref(en: EnglishBase, t: A.TypeRef) -> str:
     return en.typeref(t)
 
 
-def d_annotation(en: English, a: A.Annotation) -> str:
+def d_annotation(en: EnglishBase, a: A.Annotation) -> str:
     if a.name == "reconstructed":
         return "reconstructed: " + (a.text or "not printed in the rulebook")
     return f"{humanize(a.name)}" + (f": {a.text}" if a.text else "")
 
 
-def d_game(en: English, g: A.Game) -> str:
+def d_game(en: EnglishBase, g: A.Game) -> str:
     n = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
     s = f"{g.name}, for {n} player{'s' if g.max_players != 1 else ''}"
     if g.source:
@@ -29,11 +26,11 @@ def d_game(en: English, g: A.Game) -> str:
     return s + "."
 
 
-def d_enum_member(en: English, m: A.EnumMember) -> str:
+def d_enum_member(en: EnglishBase, m: A.EnumMember) -> str:
     return m.display or humanize(m.name)
 
 
-def d_enum(en: English, e: A.Enum) -> str:
+def d_enum(en: EnglishBase, e: A.Enum) -> str:
     members = join_and([d_enum_member(en, m) for m in e.members])
     s = f"{e.name}: {members}"
     if e.fields:
@@ -41,7 +38,7 @@ def d_enum(en: English, e: A.Enum) -> str:
     return s + "."
 
 
-def d_field(en: English, f: A.FieldDecl) -> str:
+def d_field(en: EnglishBase, f: A.FieldDecl) -> str:
     s = f"{humanize(f.name)} ({en.typeref(f.type)})"
     if isinstance(f.default, A.Literal) and f.default.value == "":
         s += ", empty unless given"
@@ -50,7 +47,7 @@ def d_field(en: English, f: A.FieldDecl) -> str:
     return s
 
 
-def d_cardkind(en: English, k: A.CardKind) -> str:
+def d_cardkind(en: EnglishBase, k: A.CardKind) -> str:
     fields = join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only"
     s = f"A {kind_noun(k.name)} card has {fields}"
     if k.active_in:
@@ -60,7 +57,7 @@ def d_cardkind(en: English, k: A.CardKind) -> str:
     return s + "."
 
 
-def cell(en: English, c) -> str:
+def cell(en: EnglishBase, c) -> str:
     """A table cell: a quoted text without its quotes, anything else as an expression."""
     if isinstance(c, A.Literal) and isinstance(c.value, str):
         return c.value
@@ -71,11 +68,11 @@ def cell(en: English, c) -> str:
     return en.expr(c)
 
 
-def d_cardrow(en: English, r: A.CardRow) -> str:
+def d_cardrow(en: EnglishBase, r: A.CardRow) -> str:
     return " | ".join(cell(en, c) for c in r.cells)
 
 
-def d_cards(en: English, c: A.Cards) -> str:
+def d_cards(en: EnglishBase, c: A.Cards) -> str:
     total = 0
     idx = c.columns.index("count") if "count" in c.columns else None
     for r in c.rows:
@@ -91,7 +88,7 @@ VISIBILITY = {"public": "face up, seen by everyone", "hidden": "face down, seen 
               "owner": "seen only by its owner"}
 
 
-def d_zone(en: English, z: A.Zone) -> str:
+def d_zone(en: EnglishBase, z: A.Zone) -> str:
     s = f"{cap(humanize(z.name))}: {kind_noun(z.kind)} cards, {VISIBILITY.get(z.visibility, z.visibility)}"
     if z.per_player:
         s += "; one per player"
@@ -100,7 +97,7 @@ def d_zone(en: English, z: A.Zone) -> str:
     return s + "."
 
 
-def d_var(en: English, v: A.Var) -> str:
+def d_var(en: EnglishBase, v: A.Var) -> str:
     name = cap(en.varname(v.name))
     if isinstance(v.init, A.Literal) and v.init.value is None:
         init = "nobody" if v.type.form == "named" and v.type.name == "player" else "none"
@@ -114,50 +111,50 @@ def d_var(en: English, v: A.Var) -> str:
     return s + "."
 
 
-def d_param(en: English, p: A.Param) -> str:
+def d_param(en: EnglishBase, p: A.Param) -> str:
     return f"{cap(en.varname(p.name))}{' (each player)' if p.per_player else ''}: {en.expr(p.value)}."
 
 
-def d_paramdecl(en: English, p: A.ParamDecl) -> str:
+def d_paramdecl(en: EnglishBase, p: A.ParamDecl) -> str:
     return f"{humanize(p.name)} ({en.typeref(p.type)})"
 
 
-def d_event(en: English, e: A.Event) -> str:
+def d_event(en: EnglishBase, e: A.Event) -> str:
     s = f"Event {quote(humanize(e.name))}"
     if e.params:
         s += " with " + join_and([d_paramdecl(en, p) for p in e.params])
     return s + "."
 
 
-def d_function(en: English, f: A.Function) -> str:
+def d_function(en: EnglishBase, f: A.Function) -> str:
     params = ", ".join(humanize(p.name) for p in f.params)
     head = humanize(f.name) + (f" ({params})" if params else "")
     return f"{cap(head)}: {en.expr(f.body)}."
 
 
-def d_procedure(en: English, p: A.Procedure) -> str:
+def d_procedure(en: EnglishBase, p: A.Procedure) -> str:
     return "\n".join([cap(humanize(p.name)) + ":"] + ["  " + s.flat(1).strip() for s in en.render(p.body)])
 
 
-def d_actionparam(en: English, p: A.ActionParam) -> str:
+def d_actionparam(en: EnglishBase, p: A.ActionParam) -> str:
     if p.domain is not None:
         ty = p.domain.ty.element() if p.domain.ty is not None else None
         return f"{en.local(p.name, ty)} from {en.expr(p.domain)}"
     return f"{humanize(p.name)}: any {en.typeref(p.type).split(' ', 1)[-1]}"
 
 
-def d_action(en: English, a: A.Action) -> str:
+def d_action(en: EnglishBase, a: A.Action) -> str:
     s = cap(humanize(a.name))
     if a.params:
         s += " (choose " + join_and([d_actionparam(en, p) for p in a.params]) + ")"
     return s + ":\n" + "\n".join("  " + st.flat(1).strip() for st in en.render(a.body))
 
 
-def d_eventpattern(en: English, p: A.EventPattern) -> str:
+def d_eventpattern(en: EnglishBase, p: A.EventPattern) -> str:
     return trigger_head(en, p)
 
 
-def trigger_head(en: English, p: A.EventPattern) -> str:
+def trigger_head(en: EnglishBase, p: A.EventPattern) -> str:
     if p.form == "moved":
         return "whenever a card moves from one zone to another"
     if p.form == "changed":
@@ -178,21 +175,21 @@ def trigger_head(en: English, p: A.EventPattern) -> str:
     return s
 
 
-def binder_types(en: English, t: A.Trigger) -> dict:
+def binder_types(en: EnglishBase, t: A.Trigger) -> dict:
     """The types of a custom event's binders, by binder name."""
     ev = en.sym.events.get(t.event.name) if t.event.form == "custom" else None
     types = (ev[1] or []) if ev else []
     return {b: types[i] for i, b in enumerate(t.event.binders) if i < len(types) and b != "_"}
 
 
-def binder_noun(en: English, name: str, ty) -> str:
+def binder_noun(en: EnglishBase, name: str, ty) -> str:
     """How an event's binder reads in a trigger's head: its role, or "a player" / "a card" for `_`."""
     if name == "_":
         return "a player" if ty is not None and ty.kind == "player" else article(en.type_noun(ty))
     return en.local(name, ty)
 
 
-def bind_trigger(en: English, t: A.Trigger) -> dict:
+def bind_trigger(en: EnglishBase, t: A.Trigger) -> dict:
     """How a trigger's binders read inside its condition and body."""
     names = {}
     p = t.event
@@ -210,7 +207,7 @@ def bind_trigger(en: English, t: A.Trigger) -> dict:
     return names
 
 
-def d_trigger(en: English, t: A.Trigger) -> str:
+def d_trigger(en: EnglishBase, t: A.Trigger) -> str:
     head, steps = trigger_parts(en, t)
     return head + "\n" + "\n".join("  " + s.flat(1).strip() for s in steps)
 
@@ -228,7 +225,7 @@ def _binder_test(c, binders: list):
     return None
 
 
-def focus_trigger(en: English, t: A.Trigger) -> tuple:
+def focus_trigger(en: EnglishBase, t: A.Trigger) -> tuple:
     """Fold tests on the binders into the head: `p == you` reads "you …", `p != you` "another player …",
     a moved card's `from == Z` "a card leaves Z". Returns (head roles, body roles, the other conjuncts, head)."""
     head_roles, body_roles, rest = {}, {}, []
@@ -238,18 +235,18 @@ def focus_trigger(en: English, t: A.Trigger) -> tuple:
         test = _binder_test(c, binders)
         if test is not None:
             b, op, other = test
-            you = isinstance(other, A.Name) and (other.name == "you" or (other.ref or ("",))[0] == "you")
+            you = isinstance(other, A.Name) and (other.name == "you" or kind_of(other) is RefKind.YOU)
             if you and b not in head_roles:
                 head_roles[b], body_roles[b] = ("you", "you") if op == "==" else ("another player", "that player")
                 continue
-            me = isinstance(other, A.Name) and (other.name == "self" or (other.ref or ("",))[0] == "self")
+            me = isinstance(other, A.Name) and (other.name == "self" or kind_of(other) is RefKind.SELF)
             if me and op == "!=" and b not in head_roles:
                 ty = binder_types(en, t).get(b)
                 noun = en.type_noun(ty.plain()) if ty is not None else "card"
                 head_roles[b], body_roles[b] = f"another {noun}", f"that {noun}"
                 continue
             if t.event.form == "moved" and op == "==" and moved is None and b in t.event.binders[1:3] \
-                    and isinstance(other, A.Name) and (other.ref or ("",))[0] == "zone":
+                    and isinstance(other, A.Name) and kind_of(other) is RefKind.ZONE:
                 moved = ("leaves " if t.event.binders.index(b) == 1 else "enters ") + en.expr(other)
                 continue
         rest.append(c)
@@ -260,7 +257,7 @@ def focus_trigger(en: English, t: A.Trigger) -> tuple:
     return head_roles, body_roles, rest, head
 
 
-def trigger_parts(en: English, t: A.Trigger) -> tuple:
+def trigger_parts(en: EnglishBase, t: A.Trigger) -> tuple:
     saved = dict(en.roles)
     en.roles.update(bind_trigger(en, t))
     try:
@@ -281,11 +278,11 @@ def trigger_parts(en: English, t: A.Trigger) -> tuple:
     return head, steps
 
 
-def d_instant(en: English, i: A.Instant) -> str:
+def d_instant(en: EnglishBase, i: A.Instant) -> str:
     return "Instant: " + " ".join(s.flat().replace("\n", " ") for s in en.steps(i.body))
 
 
-def static_text(en: English, s: A.StaticMod) -> str:
+def static_text(en: EnglishBase, s: A.StaticMod) -> str:
     p = en.sym.params.get(s.name)
     per_player = p is not None and p[0].per_player
     name = ("your " if per_player else "the ") + en.varname(s.name)
@@ -302,11 +299,11 @@ def static_text(en: English, s: A.StaticMod) -> str:
     return sentence(f"subtract {v} from {name}")
 
 
-def d_static(en: English, s: A.StaticMod) -> str:
+def d_static(en: EnglishBase, s: A.StaticMod) -> str:
     return "Static: " + static_text(en, s)
 
 
-def d_abilities(en: English, ab: A.Abilities) -> str:
+def d_abilities(en: EnglishBase, ab: A.Abilities) -> str:
     parts = []
     if ab.instant:
         parts.append(d_instant(en, ab.instant))
@@ -317,15 +314,15 @@ def d_abilities(en: English, ab: A.Abilities) -> str:
     return f"{join_and([quote(c) for c in ab.cards])}: " + " ".join(parts)
 
 
-def d_setup(en: English, s: A.Setup) -> str:
+def d_setup(en: EnglishBase, s: A.Setup) -> str:
     return "Setup:\n" + "\n".join(st.flat(1) for st in en.steps(s.body))
 
 
-def d_play(en: English, s: A.Play) -> str:
+def d_play(en: EnglishBase, s: A.Play) -> str:
     return "Play:\n" + "\n".join(st.flat(1) for st in en.steps(s.body))
 
 
-def score_step(en: English, st: A.ScoreStep, var: str) -> str:
+def score_step(en: EnglishBase, st: A.ScoreStep, var: str) -> str:
     en.you_names.add(var)
     try:
         if st.form == "score":
@@ -337,33 +334,33 @@ def score_step(en: English, st: A.ScoreStep, var: str) -> str:
         en.you_names.discard(var)
 
 
-def d_scorestep(en: English, st: A.ScoreStep) -> str:
+def d_scorestep(en: EnglishBase, st: A.ScoreStep) -> str:
     var = en.sym.scoring.var if en.sym.scoring is not None else "p"
     return score_step(en, st, var)
 
 
-def d_scoring(en: English, s: A.Scoring) -> str:
+def d_scoring(en: EnglishBase, s: A.Scoring) -> str:
     return "Scoring: " + " ".join(score_step(en, st, s.var) for st in s.steps)
 
 
-def d_variant(en: English, v: A.Variant) -> str:
+def d_variant(en: EnglishBase, v: A.Variant) -> str:
     return f"Variant {quote(v.name)}: " + (v.doc or f"changes {len(v.decls)} rule(s)").splitlines()[0]
 
 
-def d_remove(en: English, r: A.Remove) -> str:
+def d_remove(en: EnglishBase, r: A.Remove) -> str:
     return f"Removes {quote(r.name) if r.quoted else humanize(r.name)}."
 
 
-def d_extends(en: English, e: A.Extends) -> str:
+def d_extends(en: EnglishBase, e: A.Extends) -> str:
     under = f", variant {quote(e.variant)}" if e.variant else ""
     return f"A house rule: the game of {e.path}{under}, changed as follows."
 
 
-def d_invariant(en: English, i: A.Invariant) -> str:
+def d_invariant(en: EnglishBase, i: A.Invariant) -> str:
     return f"{cap(i.name)}: at every moment, {en.expr(i.cond)}."
 
 
-def d_program(en: English, p: A.Program) -> str:
+def d_program(en: EnglishBase, p: A.Program) -> str:
     return f"A game file with {len(p.decls)} declarations."
 
 

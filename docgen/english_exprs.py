@@ -2,20 +2,18 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import attrs
 
 from dsl import ast as A
+from dsl.refs import RefKind, kind_of
 
+from .english_base import EnglishBase
 from .words import (ARITH, COMPARE, article, humanize, join_and, plural,
                     possessive, quote)
 
-if TYPE_CHECKING:
-    from .english import English
 
-
-def e_literal(en: English, e: A.Literal) -> str:
+def e_literal(en: EnglishBase, e: A.Literal) -> str:
     v = e.value
     if v is None:
         return "nobody" if e.ty is not None and e.ty.kind == "player" else "none"
@@ -26,24 +24,23 @@ def e_literal(en: English, e: A.Literal) -> str:
     return quote(v)
 
 
-def e_name(en: English, e: A.Name) -> str:
-    ref = e.ref or ()
-    kind = ref[0] if ref else None
-    if kind == "local":
+def e_name(en: EnglishBase, e: A.Name) -> str:
+    kind = kind_of(e)
+    if kind is RefKind.LOCAL:
         return en.local(e.name, e.ty)
-    if kind == "you" or e.name == "you":
+    if kind is RefKind.YOU or e.name == "you":
         return "you"
-    if kind == "self" or e.name == "self":
+    if kind is RefKind.SELF or e.name == "self":
         return "this card"
-    if kind == "players" or e.name == "players":
+    if kind is RefKind.PLAYERS or e.name == "players":
         return "all players"
-    if kind == "member":
+    if kind is RefKind.MEMBER:
         return en.display(e.name)
-    if kind == "enum":
+    if kind is RefKind.ENUM:
         return "every " + e.name
-    if kind == "zone":
+    if kind is RefKind.ZONE:
         return en.zone_name(e.name)
-    if kind in ("var", "param", "keyed"):
+    if kind in (RefKind.VAR, RefKind.PARAM, RefKind.KEYED):
         return en.var_reading(e) or "the " + en.varname(e.name)
     if e.name in en.you_names:
         return "you"
@@ -52,21 +49,23 @@ def e_name(en: English, e: A.Name) -> str:
     return en.local(e.name, e.ty)
 
 
-def e_field(en: English, e: A.FieldOf) -> str:
+def e_field(en: EnglishBase, e: A.FieldOf) -> str:
     reading = en.var_reading(e)
     if reading is not None:
         return reading
     obj = en.expr(e.obj)
-    kind = e.ref[0] if e.ref else None
-    name = en.zone_noun(e.name) if kind == "pzone" else en.varname(e.name) if kind in ("pvar", "pparam") \
-        else humanize(e.name)
+    kind = kind_of(e)
+    if kind is RefKind.PZONE:
+        name = en.zone_noun(e.name)
+    else:
+        name = en.varname(e.name) if kind in (RefKind.PVAR, RefKind.PPARAM) else humanize(e.name)
     if isinstance(e.obj, A.FieldOf) or re.search(r" (of|in|on|at|from|with|for) ", obj):
         return f"the {name} of {obj}"
     return f"{possessive(obj)} {name}"
 
 
-def e_index(en: English, e: A.Index) -> str:
-    if e.ref and e.ref[0] == "bagcount":
+def e_index(en: EnglishBase, e: A.Index) -> str:
+    if kind_of(e) is RefKind.BAGCOUNT:
         return f"the number of {en.expr(e.key)} in {en.expr(e.obj)}"
     name = e.obj.name if isinstance(e.obj, A.Name) else en.expr(e.obj)
     var = en.sym.vars.get(name)
@@ -74,7 +73,7 @@ def e_index(en: English, e: A.Index) -> str:
     return reading if reading is not None else f"the {en.varname(name)} of {en.expr(e.key)}"
 
 
-def e_call(en: English, e: A.Call) -> str:
+def e_call(en: EnglishBase, e: A.Call) -> str:
     n = e.name
     args = e.args
     g = e.gen
@@ -114,7 +113,7 @@ def e_call(en: English, e: A.Call) -> str:
                 return nested
             return f"the number of {en.expr(g.elem)} {en.clauses(g)}"
         a = args[0]
-        if isinstance(a, A.Name) and a.ref == ("players",):
+        if isinstance(a, A.Name) and kind_of(a) is RefKind.PLAYERS:
             return "the number of players"
         if a.ty is not None and a.ty.kind == "zone":
             return f"the number of {en.source_phrase(a, None)}"
@@ -128,11 +127,10 @@ def e_call(en: English, e: A.Call) -> str:
                 src, filt = en.over(g)
                 src = src if src.startswith(("the ", "your ", "all ")) or "'s " in src else "the " + src
                 return f"the total {humanize(el.name)} of {src}{filt}"
-            simple = isinstance(cl.source, A.Name) and (
-                cl.source.ref == ("players",) or (cl.source.ref and cl.source.ref[0] == "enum"))
+            simple = isinstance(cl.source, A.Name) and kind_of(cl.source) in (RefKind.PLAYERS, RefKind.ENUM)
             if len(g.clauses) == 1 and simple and cl.cond is None:
                 saved = dict(en.roles)
-                en.roles[cl.var] = "each player" if cl.source.ref == ("players",) else "each " + cl.source.name
+                en.roles[cl.var] = "each player" if kind_of(cl.source) is RefKind.PLAYERS else "each " + cl.source.name
                 try:
                     return f"the total of {en.expr(el)}"
                 finally:
@@ -152,7 +150,7 @@ def e_call(en: English, e: A.Call) -> str:
         return f"the {word} of {en.expr(args[0])}"
     a0 = en.expr(args[0]) if args else ""
     if n == "first":
-        if isinstance(args[0], A.Name) and args[0].ref == ("players",):
+        if isinstance(args[0], A.Name) and kind_of(args[0]) is RefKind.PLAYERS:
             return "the first player"
         if args[0].ty is not None and args[0].ty.kind == "zone":
             return f"the top card of {a0}"
@@ -162,7 +160,7 @@ def e_call(en: English, e: A.Call) -> str:
             return f"the bottom card of {a0}"
         return f"the last of {a0}"
     if n == "random":
-        if isinstance(args[0], A.Name) and args[0].ref == ("players",):
+        if isinstance(args[0], A.Name) and kind_of(args[0]) is RefKind.PLAYERS:
             return "a player chosen at random"
         return f"one of {a0} at random"
     if n == "next":
@@ -188,7 +186,7 @@ def e_call(en: English, e: A.Call) -> str:
     return en.proc_call(e)
 
 
-def extreme(en: English, g: A.Generator, word: str) -> str:
+def extreme(en: EnglishBase, g: A.Generator, word: str) -> str:
     """min/max over a generator: "the smallest coins among the others", "the largest score of any player's hand"."""
     cl = g.clauses[0]
     if len(g.clauses) == 1 and cl.cond is None:
@@ -208,7 +206,7 @@ def extreme(en: English, g: A.Generator, word: str) -> str:
     return f"the {word} {en.expr(g.elem)} {en.clauses(g)}"
 
 
-def e_list(en: English, e: A.ListLit) -> str:
+def e_list(en: EnglishBase, e: A.ListLit) -> str:
     if e.gen is not None:
         return en.gen_list(e.gen)
     if not e.items:
@@ -217,19 +215,19 @@ def e_list(en: English, e: A.ListLit) -> str:
     return join_and([en.expr(i) for i in e.items])
 
 
-def e_set(en: English, e: A.SetLit) -> str:
+def e_set(en: EnglishBase, e: A.SetLit) -> str:
     if not e.items:
         return "nothing"
     return join_and([en.expr(i) for i in e.items])
 
 
-def e_bag(en: English, e: A.BagLit) -> str:
+def e_bag(en: EnglishBase, e: A.BagLit) -> str:
     if not e.items:
         return "nothing"
     return join_and([f"{en.expr(v)} {en.display(n)}" for n, v, _ in e.items])
 
 
-def e_slice(en: English, e: A.Slice) -> str:
+def e_slice(en: EnglishBase, e: A.Slice) -> str:
     src = en.expr(e.source)
     n = en.expr(e.count)
     if n == "1":
@@ -239,7 +237,7 @@ def e_slice(en: English, e: A.Slice) -> str:
     return f"the {e.end} cards of {src} (as many as {n})"
 
 
-def e_ifexpr(en: English, e: A.IfExpr) -> str:
+def e_ifexpr(en: EnglishBase, e: A.IfExpr) -> str:
     return f"{en.expr(e.then)} if {en.expr(e.cond)}, otherwise {en.expr(e.other)}"
 
 
@@ -269,7 +267,7 @@ def turn_order_from(left, right):
     return None
 
 
-def e_binop(en: English, e: A.BinOp) -> str:
+def e_binop(en: EnglishBase, e: A.BinOp) -> str:
     op = e.op
     if op in ("and", "or"):
         parts = []
@@ -339,7 +337,7 @@ def e_binop(en: English, e: A.BinOp) -> str:
     return f"{en.expr(left)} {op} {en.expr(right)}"
 
 
-def e_unop(en: English, e: A.UnOp) -> str:
+def e_unop(en: EnglishBase, e: A.UnOp) -> str:
     if e.op == "not":
         inner = e.operand
         if isinstance(inner, A.Call) and inner.name in en.sym.functions:
@@ -357,13 +355,13 @@ def e_unop(en: English, e: A.UnOp) -> str:
     return "minus " + en.expr(e.operand)
 
 
-def n_genclause(en: English, c: A.GenClause) -> str:
+def n_genclause(en: EnglishBase, c: A.GenClause) -> str:
     var_ty = c.source.ty.element() if c.source.ty is not None else None
     s = f"for each {re.sub(r'^the ', '', en.local(c.var, var_ty))} in {en.expr(c.source)}"
     return s + (" where " + en.expr(c.cond) if c.cond is not None else "")
 
 
-def n_generator(en: English, g: A.Generator) -> str:
+def n_generator(en: EnglishBase, g: A.Generator) -> str:
     return en.gen_list(g)
 
 

@@ -2,19 +2,17 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from dsl import ast as A
+from dsl.refs import RefKind, kind_of
 
+from .english_base import EnglishBase
 from .english_exprs import turn_order_from
 from .words import (WORD_NUMBERS, Step, article, base_form, cap, conjugate, humanize, join_and, occurrences,
                     possessive, quote, sentence, singular)
 
-if TYPE_CHECKING:
-    from .english import English
 
-
-def s_let(en: English, st: A.Let) -> Step:
+def s_let(en: EnglishBase, st: A.Let) -> Step:
     name = en.local(st.name, st.value.ty)
     ty = st.value.ty.plain() if st.value.ty is not None else None
     if ty is not None and ty.kind == "bool" and isinstance(st.value, (A.BinOp, A.UnOp, A.Call)):
@@ -22,7 +20,7 @@ def s_let(en: English, st: A.Let) -> Step:
     return Step(sentence(f"let {name} be {en.expr(st.value)}"))
 
 
-def s_assign(en: English, st: A.Assign) -> Step:
+def s_assign(en: EnglishBase, st: A.Assign) -> Step:
     owner, noun = en.var_noun(st.target)
     v = st.value
     ty = st.target.ty
@@ -68,20 +66,20 @@ def _same(a, b) -> bool:
     return False
 
 
-def s_transfer(en: English, st: A.Transfer) -> Step:
+def s_transfer(en: EnglishBase, st: A.Transfer) -> Step:
     if _same(st.amount, st.source):
         return Step(sentence(f"move everything in {en.expr(st.source)} to {en.expr(st.dest)}"))
     return Step(sentence(f"move {en.amount(st.amount)} from {en.expr(st.source)} to {en.expr(st.dest)}"))
 
 
-def s_exprstmt(en: English, st: A.ExprStmt) -> Step:
+def s_exprstmt(en: EnglishBase, st: A.ExprStmt) -> Step:
     e = st.expr
     if isinstance(e, A.Call):
         return Step(sentence(en.proc_call(e)))
     return Step(sentence(en.expr(e)))
 
 
-def s_if(en: English, st: A.If) -> list:
+def s_if(en: EnglishBase, st: A.If) -> list:
     out = [Step(f"If {en.expr(st.cond)}:", en.steps(st.then))]
     other = st.other
     while other is not None:
@@ -95,9 +93,9 @@ def s_if(en: English, st: A.If) -> list:
     return out
 
 
-def each_role(en: English, src) -> str:
+def each_role(en: EnglishBase, src) -> str:
     """How a loop's player reads as the subject of its one step: "each other player (in turn order after you)"."""
-    if isinstance(src, A.Name) and src.ref == ("players",):
+    if isinstance(src, A.Name) and kind_of(src) is RefKind.PLAYERS:
         return "each player"
     start = turn_order_from(src.left, src.right) if isinstance(src, A.BinOp) and src.op == "+" else None
     if start is not None:
@@ -108,7 +106,7 @@ def each_role(en: English, src) -> str:
     return ""
 
 
-def s_for(en: English, st: A.For) -> Step:
+def s_for(en: EnglishBase, st: A.For) -> Step:
     role = each_role(en, st.source)
     if role and len(st.body.stmts) == 1 and occurrences(st.body, st.var) == 1:
         saved = dict(en.roles)
@@ -122,9 +120,9 @@ def s_for(en: English, st: A.For) -> Step:
     var_ty = st.source.ty.element() if st.source.ty is not None else None
     noun = re.sub(r"^the ", "", en.local(st.var, var_ty))
     src = st.source
-    if isinstance(src, A.Name) and src.ref == ("players",):
+    if isinstance(src, A.Name) and kind_of(src) is RefKind.PLAYERS:
         head = f"For each {noun}:" if noun != "player" else "For each player:"
-    elif isinstance(src, A.Name) and src.ref and src.ref[0] == "enum":
+    elif isinstance(src, A.Name) and kind_of(src) is RefKind.ENUM:
         head = f"For each {noun}:"
     elif isinstance(src, A.BinOp) and src.op == "+" and turn_order_from(src.left, src.right) is not None:
         head = f"For each {noun}, in turn order from {en.expr(turn_order_from(src.left, src.right))}:"
@@ -136,7 +134,7 @@ def s_for(en: English, st: A.For) -> Step:
     return Step(head, en.steps(st.body))
 
 
-def s_repeat(en: English, st: A.Repeat) -> Step:
+def s_repeat(en: EnglishBase, st: A.Repeat) -> Step:
     c = st.count
     if isinstance(c, A.Literal) and c.value in WORD_NUMBERS:
         head = cap(WORD_NUMBERS[c.value]) + ":"
@@ -147,13 +145,13 @@ def s_repeat(en: English, st: A.Repeat) -> Step:
     return Step(head, en.steps(st.body))
 
 
-def s_while(en: English, st: A.While) -> Step:
+def s_while(en: EnglishBase, st: A.While) -> Step:
     if isinstance(st.cond, A.Literal) and st.cond.value is True:
         return Step("Again and again, until the game ends:", en.steps(st.body))
     return Step(f"As long as {en.expr(st.cond)}:", en.steps(st.body))
 
 
-def s_move(en: English, st: A.Move) -> Step:
+def s_move(en: EnglishBase, st: A.Move) -> Step:
     s = f"move {en.expr(st.cards)} to {en.expr(st.dest)}"
     if st.place == "bottom":
         s += " (at the bottom)"
@@ -162,32 +160,32 @@ def s_move(en: English, st: A.Move) -> Step:
     return Step(sentence(s))
 
 
-def s_shuffle(en: English, st: A.Shuffle) -> Step:
+def s_shuffle(en: EnglishBase, st: A.Shuffle) -> Step:
     return Step(sentence(f"shuffle {en.expr(st.zone)}"))
 
 
-def s_peek(en: English, st: A.Peek) -> Step:
+def s_peek(en: EnglishBase, st: A.Peek) -> Step:
     who = en.expr(st.by)
     return Step(sentence(f"{who} {conjugate(who, 'look')} at {en.expr(st.cards)} (secretly)"))
 
 
-def s_reveal(en: English, st: A.Reveal) -> Step:
+def s_reveal(en: EnglishBase, st: A.Reveal) -> Step:
     return Step(sentence(f"reveal {en.expr(st.cards)} to everyone"))
 
 
-def s_turn(en: English, st: A.Turn) -> Step:
+def s_turn(en: EnglishBase, st: A.Turn) -> Step:
     return Step(sentence(f"turn {en.expr(st.cards)} face {st.facing}"))
 
 
-def s_swap(en: English, st: A.Swap) -> Step:
+def s_swap(en: EnglishBase, st: A.Swap) -> Step:
     return Step(sentence(f"swap {en.expr(st.first)} with {en.expr(st.second)}"))
 
 
-def s_announce(en: English, st: A.Announce) -> Step:
+def s_announce(en: EnglishBase, st: A.Announce) -> Step:
     return Step(sentence(f"announce {en.expr(st.value)}"))
 
 
-def s_log(en: English, st: A.Log) -> Step:
+def s_log(en: EnglishBase, st: A.Log) -> Step:
     """A log line: "(Note: you declare the end.)", "(Note: Round: the round.)"."""
     texts = [isinstance(p, A.Literal) and isinstance(p.value, str) for p in st.parts]
     first = st.parts[0] if st.parts else None
@@ -204,8 +202,8 @@ def s_log(en: English, st: A.Log) -> Step:
     return Step("(Note: " + sentence(" ".join(parts)) + ")")
 
 
-def _options(en: English, options, target) -> str:
-    if isinstance(options, A.Name) and options.ref and options.ref[0] == "enum":
+def _options(en: EnglishBase, options, target) -> str:
+    if isinstance(options, A.Name) and kind_of(options) is RefKind.ENUM:
         return article(options.name)
     if isinstance(options, A.ListLit) and options.gen is None and all(
             isinstance(i, A.Literal) and isinstance(i.value, str) for i in options.items):
@@ -215,7 +213,7 @@ def _options(en: English, options, target) -> str:
     return f"{article(noun)} from {en.expr(options)}"
 
 
-def _target(en: English, target, options=None) -> str:
+def _target(en: EnglishBase, target, options=None) -> str:
     if isinstance(target, A.Name):
         ty = target.ty
         if ty is None and options is not None and options.ty is not None:
@@ -227,7 +225,7 @@ def _target(en: English, target, options=None) -> str:
 DANGLING = {"the", "a", "an", "their", "your", "his", "her", "its"}  # a choice's verb that cannot end a phrase
 
 
-def s_choose(en: English, st: A.Choose) -> Step:
+def s_choose(en: EnglishBase, st: A.Choose) -> Step:
     who = en.subject_of(st.by)
     if isinstance(st.target, A.Name):
         en.choosers[st.target.name] = who
@@ -241,7 +239,7 @@ def s_choose(en: English, st: A.Choose) -> Step:
     named = isinstance(st.target, A.Name) and len(st.target.name) <= 2 and tgt.endswith(" " + st.target.name)
     verb = st.verb if st.verb and ":" not in st.verb and st.verb.split()[-1].lower() not in DANGLING else None
     if named:
-        whole_enum = isinstance(st.options, A.Name) and st.options.ref and st.options.ref[0] == "enum"
+        whole_enum = isinstance(st.options, A.Name) and kind_of(st.options) is RefKind.ENUM
         s = f"{who} {conjugate(who, 'choose')} {article(tgt) if whole_enum else tgt}" + (
             "" if whole_enum else f" from {en.expr(st.options)}") + (f" to {verb}" if verb else "")
     elif verb:
@@ -257,7 +255,7 @@ def s_choose(en: English, st: A.Choose) -> Step:
     return Step(sentence(s))
 
 
-def s_simultaneous(en: English, st: A.Simultaneous) -> Step:
+def s_simultaneous(en: EnglishBase, st: A.Simultaneous) -> Step:
     pty = st.players.ty.element() if st.players.ty is not None else None
     noun = en.local(st.var, pty)
     s = f"at the same time, each of {en.expr(st.players)} secretly chooses {_options(en, st.options, st.target)}"
@@ -269,7 +267,7 @@ def s_simultaneous(en: English, st: A.Simultaneous) -> Step:
     return Step(sentence(s))
 
 
-def s_act(en: English, st: A.Act) -> Step:
+def s_act(en: EnglishBase, st: A.Act) -> Step:
     who = en.expr(st.by)
     names = [cap(humanize(a)) for a in st.actions]
     s = f"{who} {conjugate(who, 'take')} one action: {join_and(names, 'or')}"
@@ -278,11 +276,11 @@ def s_act(en: English, st: A.Act) -> Step:
     return Step(sentence(s))
 
 
-def s_resolve(en: English, st: A.Resolve) -> Step:
+def s_resolve(en: EnglishBase, st: A.Resolve) -> Step:
     return Step(sentence(f"resolve the Instant ability of {en.expr(st.card)}"))
 
 
-def s_emit(en: English, st: A.Emit) -> Step:
+def s_emit(en: EnglishBase, st: A.Emit) -> Step:
     args = [en.expr(a) for a in st.args]
     reading = en.phrase(en.decl_of(st.name), args)
     if reading is not None:
@@ -293,15 +291,15 @@ def s_emit(en: English, st: A.Emit) -> Step:
     return Step(sentence(s))
 
 
-def s_require(en: English, st: A.Require) -> Step:
+def s_require(en: EnglishBase, st: A.Require) -> Step:
     return Step(f"Only if {en.expr(st.cond)}; otherwise: {quote(st.message)}.")
 
 
-def s_endgame(en: English, st: A.EndGame) -> Step:
+def s_endgame(en: EnglishBase, st: A.EndGame) -> Step:
     return Step("The game ends.")
 
 
-def n_block(en: English, b: A.Block) -> list:
+def n_block(en: EnglishBase, b: A.Block) -> list:
     return en.steps(b) or [Step("Nothing happens.")]
 
 

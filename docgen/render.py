@@ -18,8 +18,9 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from dsl import ast as A
 from dsl import variants as V
-from dsl.check import check
-from dsl.link import load_program, sources
+from dsl.front import front_end
+from dsl.link import load_program
+from dsl.linked import variant_names
 
 from .endings import explain_end
 from .english import English
@@ -73,14 +74,6 @@ def block_data(en: English, block: Optional[A.Block]) -> list:
 # ---------------------------------------------------------------- loading
 
 
-def load(path: str, variant: Optional[str] = None):
-    """(program, resolved declarations, symbols) of a game under a variant; raises WishError on problems."""
-    program = load_program(path)
-    decls = V.resolve(program, variant)
-    sym = check(decls, program.path, sources(program))
-    return program, decls, sym
-
-
 def sheet_name(path: str, variant: Optional[str]) -> str:
     """`games/wish.wish`, "Solo" → "wish-solo"."""
     stem = Path(path).stem
@@ -126,7 +119,8 @@ def decl_label(d) -> str:
 
 
 def build_context(path: str, variant: Optional[str] = None) -> dict:
-    program, decls, sym = load(path, variant)
+    checked = front_end(path, variant)
+    program, decls, sym = checked.program, checked.decls, checked.sym
     en = English(sym)
     marks = Marks()
     g = sym.game
@@ -429,7 +423,7 @@ def all_sheets(games: list) -> list:
     out = []
     for path in games:
         program = load_program(str(path))
-        for v in [None] + V.variant_names(program):
+        for v in [None] + variant_names(program):
             out.append((str(path), v, sheet_name(str(path), v)))
     return out
 

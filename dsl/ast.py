@@ -47,7 +47,7 @@ class TypeRef(Node):
 
 @attrs.define(eq=False)
 class Expr(Node):
-    """An expression. The checker fills `ty` (its Type) and `ref` (what a name resolves to)."""
+    """An expression. The checker fills `ty` (its Type) and `ref` (a `dsl.refs.Ref`: what it resolves to)."""
 
     ty: Any = attrs.field(default=None, kw_only=True, repr=False)
     ref: Any = attrs.field(default=None, kw_only=True, repr=False)

@@ -11,9 +11,11 @@ import attrs
 
 from . import ast as A
 from . import types as T
-from .check_exprs import CARD_BUILTIN_FIELDS, RESERVED, ExprChecks
+from .check_exprs import ExprChecks
 from .check_stmts import StmtChecks
 from .errors import Diagnostic, WishCheckError, did_you_mean
+from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
+
 
 @attrs.define
 class Symbols:
@@ -42,18 +44,6 @@ class Symbols:
     scoring: Optional[A.Scoring] = None
     variants: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
-
-
-@attrs.define
-class Scope:
-    locals: dict = attrs.Factory(dict)
-    you: bool = False
-    self_kind: Optional[str] = None
-    pure: bool = False  # no random() here
-    in_action: bool = False
-
-    def child(self) -> "Scope":
-        return attrs.evolve(self, locals=dict(self.locals))
 
 
 class Checker(StmtChecks, ExprChecks):
@@ -496,25 +486,4 @@ def check(decls: list, path: str, sources: dict) -> Symbols:
                 seen.add(k)
                 unique.append(d)
         raise WishCheckError(f"{len(unique)} error(s) in {path}", unique, sources)
-    return sym
-
-
-def check_program(program: A.Program) -> Symbols:
-    """Check the base game and every variant; raise one WishCheckError with all their problems."""
-    from . import variants as V
-    from .link import sources
-    texts = sources(program)
-    diags, seen, sym = [], set(), None
-    for v in [None] + V.variant_names(program):
-        try:
-            s = check(V.resolve(program, v), program.path, texts)
-            if v is None:
-                sym = s
-        except WishCheckError as err:
-            for d in err.diagnostics:
-                if d not in seen:
-                    seen.add(d)
-                    diags.append(d)
-    if diags:
-        raise WishCheckError(f"{len(diags)} error(s) in {program.path}", diags, texts)
     return sym

@@ -5,37 +5,11 @@ unknown names (with "did you mean"), wrong types and wrong arity through the che
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import ast as A
 from . import types as T
 from .errors import did_you_mean
-
-if TYPE_CHECKING:
-    from .check import Scope
-
-# builtin functions: name → (min args, max args, accepts a generator)
-BUILTINS = {
-    "count": (1, 1, True),
-    "sum": (1, 1, True),
-    "any": (1, 1, True),
-    "all": (1, 1, True),
-    "min": (1, 2, True),
-    "max": (1, 2, True),
-    "first": (1, 1, False),
-    "last": (1, 1, False),
-    "random": (1, 1, False),
-    "next": (1, 1, False),
-    "after": (1, 1, False),
-    "abs": (1, 1, False),
-    "rest": (1, 1, False),
-    "remove": (2, 2, False),
-    "bag": (2, 2, False),
-    "members": (1, 1, False),
-    "owner": (1, 1, False),
-}
-RESERVED = {"players", "you", "self", *BUILTINS}
-CARD_BUILTIN_FIELDS = {"name": T.TEXT}
+from .refs import Ref, RefKind
+from .scope import BUILTINS, CARD_BUILTIN_FIELDS, Scope
 
 
 class ExprChecks:
@@ -69,22 +43,22 @@ class ExprChecks:
         n = e.name
         s = self.sym
         if n in sc.locals:
-            e.ref = ("local", n)
+            e.ref = Ref(RefKind.LOCAL, n)
             return sc.locals[n]
         if n == "you":
             if not sc.you:
                 self.error(e, "'you' is only known in an action or an ability", "name the player instead")
                 return T.PLAYER
-            e.ref = ("you",)
+            e.ref = Ref(RefKind.YOU)
             return T.PLAYER
         if n == "self":
             if sc.self_kind is None:
                 self.error(e, "'self' is only known in a card's abilities")
                 return T.card(None)
-            e.ref = ("self",)
+            e.ref = Ref(RefKind.SELF)
             return T.card(sc.self_kind)
         if n == "players":
-            e.ref = ("players",)
+            e.ref = Ref(RefKind.PLAYERS)
             return T.list_of(T.PLAYER)
         if n in s.vars:
             v, t = s.vars[n]
@@ -92,25 +66,25 @@ class ExprChecks:
                 self.error(e, f"'{n}' belongs to each player: write PLAYER.{n}")
             elif v.keyed_by is not None:
                 self.error(e, f"'{n}' has one value per {s.var_keys[n]}: write {n}[…]")
-            e.ref = ("var", n)
+            e.ref = Ref(RefKind.VAR, n)
             return t
         if n in s.params:
             p, t = s.params[n]
             if p.per_player:
                 self.error(e, f"'{n}' belongs to each player: write PLAYER.{n}")
-            e.ref = ("param", n)
+            e.ref = Ref(RefKind.PARAM, n)
             return t
         if n in s.zones:
             z = s.zones[n]
             if z.per_player:
                 self.error(e, f"each player has a zone '{n}': write PLAYER.{n}")
-            e.ref = ("zone", n)
+            e.ref = Ref(RefKind.ZONE, n)
             return T.zone(z.kind)
         if n in s.members:
-            e.ref = ("member", s.members[n], n)
+            e.ref = Ref(RefKind.MEMBER, n, enum=s.members[n])
             return T.enum(s.members[n])
         if n in s.enums:
-            e.ref = ("enum", n)
+            e.ref = Ref(RefKind.ENUM, n)
             return T.list_of(T.enum(n))
         if n in s.functions or n in s.procedures or n in BUILTINS:
             self.error(e, f"'{n}' is called with parentheses: {n}(…)")
@@ -125,13 +99,13 @@ class ExprChecks:
             return T.ANY
         if ot.kind == "player":
             if e.name in s.vars and s.vars[e.name][0].per_player:
-                e.ref = ("pvar", e.name)
+                e.ref = Ref(RefKind.PVAR, e.name)
                 return s.vars[e.name][1]
             if e.name in s.params and s.params[e.name][0].per_player:
-                e.ref = ("pparam", e.name)
+                e.ref = Ref(RefKind.PPARAM, e.name)
                 return s.params[e.name][1]
             if e.name in s.zones and s.zones[e.name].per_player:
-                e.ref = ("pzone", e.name)
+                e.ref = Ref(RefKind.PZONE, e.name)
                 return T.zone(s.zones[e.name].kind)
             cands = [n for n, (v, _) in s.vars.items() if v.per_player]
             cands += [n for n, (p, _) in s.params.items() if p.per_player]
@@ -143,16 +117,16 @@ class ExprChecks:
             if e.name not in fields:
                 self.unknown(e, f"field of {ot.name}", e.name, fields)
                 return T.ANY
-            e.ref = ("efield", e.name)
+            e.ref = Ref(RefKind.EFIELD, e.name)
             return fields[e.name]
         if ot.kind == "card":
             if e.name in CARD_BUILTIN_FIELDS:
-                e.ref = ("cbuiltin", e.name)
+                e.ref = Ref(RefKind.CBUILTIN, e.name)
                 return CARD_BUILTIN_FIELDS[e.name]
             if ot.name is None:
                 kinds = [k for k, fs in s.fields.items() if e.name in fs]
                 if len(kinds) == 1:
-                    e.ref = ("cfield", e.name)
+                    e.ref = Ref(RefKind.CFIELD, e.name)
                     return s.fields[kinds[0]][e.name]
                 self.error(e, f"cannot tell which card kind has field '{e.name}' here")
                 return T.ANY
@@ -160,7 +134,7 @@ class ExprChecks:
             if e.name not in fields:
                 self.unknown(e, f"field of {ot.name}", e.name, [*fields, *CARD_BUILTIN_FIELDS])
                 return T.ANY
-            e.ref = ("cfield", e.name)
+            e.ref = Ref(RefKind.CFIELD, e.name)
             return fields[e.name]
         self.error(e, f"a {ot} has no field '{e.name}'")
         return T.ANY
@@ -171,7 +145,7 @@ class ExprChecks:
             ot = self.expr(e.obj, sc)
             if ot.kind == "bag":  # how many of one member a bag holds
                 self.expect(e.key, ot.elem, sc, "a member of the bag's enum")
-                e.ref = ("bagcount",)
+                e.ref = Ref(RefKind.BAGCOUNT)
                 return T.INT
             keyed = list(s.var_keys)
             name = e.obj.name if isinstance(e.obj, A.Name) else ""
@@ -179,9 +153,9 @@ class ExprChecks:
             self.expr(e.key, sc)
             return T.ANY
         name = e.obj.name
-        e.obj.ref = ("keyed", name)
+        e.obj.ref = Ref(RefKind.KEYED, name)
         self.expect(e.key, s.var_keys[name], sc, f"the key of '{name}'")
-        e.ref = ("kvar", name)
+        e.ref = Ref(RefKind.KVAR, name)
         return s.vars[name][1]
 
     def gen(self, g: A.Generator, sc: Scope) -> T.Type:
@@ -203,7 +177,7 @@ class ExprChecks:
         n = e.name
         if n in s.functions:
             f, ptypes, ret = s.functions[n]
-            e.ref = ("func", n)
+            e.ref = Ref(RefKind.FUNC, n)
             if e.gen is not None:
                 self.error(e, f"function '{n}' takes arguments, not a generator")
             self.args(e, e.args, ptypes, sc, f"function '{n}'")
@@ -218,7 +192,7 @@ class ExprChecks:
                 self.expr(a, sc)
             return T.ANY
         lo, hi, gen_ok = BUILTINS[n]
-        e.ref = ("builtin", n)
+        e.ref = Ref(RefKind.BUILTIN, n)
         if e.gen is not None:
             if not gen_ok:
                 self.error(e, f"'{n}' takes a list, not a generator")

@@ -5,16 +5,12 @@ statement class of `dsl.ast`, reporting through the checker's `error`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import attrs
 
 from . import ast as A
 from . import types as T
-from .check_exprs import BUILTINS
-
-if TYPE_CHECKING:
-    from .check import Scope
+from .refs import Ref, RefKind
+from .scope import BUILTINS, Scope
 
 
 class StmtChecks:
@@ -70,7 +66,7 @@ class StmtChecks:
     def _target(self, e: A.Expr, sc: Scope) -> T.Type:
         if isinstance(e, A.Name):
             if e.name in sc.locals:
-                e.ref = ("local", e.name)
+                e.ref = Ref(RefKind.LOCAL, e.name)
                 return sc.locals[e.name]
             if e.name in self.sym.vars:
                 v, t = self.sym.vars[e.name]
@@ -78,7 +74,7 @@ class StmtChecks:
                     self.error(e, f"'{e.name}' belongs to each player: write PLAYER.{e.name}")
                 elif v.keyed_by is not None:
                     self.error(e, f"'{e.name}' has one value per {self.sym.var_keys[e.name]}: write {e.name}[…]")
-                e.ref = ("var", e.name)
+                e.ref = Ref(RefKind.VAR, e.name)
                 return t
             if e.name in self.sym.params:
                 self.error(e, f"'{e.name}' is a parameter; parameters cannot be assigned",
@@ -89,7 +85,7 @@ class StmtChecks:
         if isinstance(e, A.FieldOf):
             ot = self.expr(e.obj, sc)
             if ot.kind == "player" and e.name in self.sym.vars and self.sym.vars[e.name][0].per_player:
-                e.ref = ("pvar", e.name)
+                e.ref = Ref(RefKind.PVAR, e.name)
                 return self.sym.vars[e.name][1]
             if ot.kind == "any":
                 return T.ANY
@@ -123,7 +119,7 @@ class StmtChecks:
 
     def call_proc(self, e: A.Call, sc):
         p, ptypes = self.sym.procedures[e.name]
-        e.ref = ("proc", e.name)
+        e.ref = Ref(RefKind.PROC, e.name)
         if e.gen is not None:
             self.error(e, f"procedure '{e.name}' takes arguments, not a generator")
         self.args(e, e.args, ptypes, sc, f"procedure '{e.name}'")
@@ -227,7 +223,7 @@ class StmtChecks:
                 self.error(node, "say who chooses: add 'by PLAYER'")
         if isinstance(target, A.Name) and target.name not in sc.locals and target.name not in self.sym.vars:
             self.no_shadow(target, target.name)
-            target.ref = ("local", target.name)
+            target.ref = Ref(RefKind.LOCAL, target.name)
             sc.locals[target.name] = et
         else:
             tt = self.target(target, sc)

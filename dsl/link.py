@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Iterable
 
 from . import ast as A
 from .errors import Diagnostic, WishCheckError, did_you_mean
+from .linked import variant_names
 from .parser import parse_file
 
 MARKERS = (".wishroot", ".git", "pyproject.toml")
@@ -44,24 +45,6 @@ def load_program(path: str, allow: Iterable[str] = ()) -> A.Program:
     return _load(top, roots, [])
 
 
-def sources(program: A.Program) -> dict:
-    """The text of every file of the chain, by path, for rendering diagnostics."""
-    out = {}
-    while program is not None:
-        out.setdefault(program.path, program.source)
-        program = program.parent
-    return out
-
-
-def chain(program: A.Program) -> list:
-    """The files of the chain, the named one first."""
-    out = []
-    while program is not None:
-        out.append(program.path)
-        program = program.parent
-    return out
-
-
 def _load(path: Path, roots: list, seen: list) -> A.Program:
     program = parse_file(str(path))
     clauses = [d for d in program.decls if isinstance(d, A.Extends)]
@@ -78,7 +61,6 @@ def _load(path: Path, roots: list, seen: list) -> A.Program:
     parent = _load(target, roots, seen + [path.resolve()])
     program.parent, program.parent_variant = parent, first.variant
     if first.variant is not None:
-        from .variants import variant_names
         names = variant_names(parent)
         if first.variant not in names:
             hint = did_you_mean(first.variant, names) or (
@@ -118,11 +100,3 @@ def _inside(program: A.Program, e: A.Extends, roots: list, seen: list) -> tuple:
     if len(seen) >= MAX_DEPTH:
         return None, Diagnostic(e.span, f"'extends' goes more than {MAX_DEPTH} files deep")
     return target, None
-
-
-def describe(program: Optional[A.Program]) -> str:
-    """'games/house/x.wish (extends games/wish.wish, variant "Solo")' for messages."""
-    if program is None or program.parent is None:
-        return program.path if program is not None else ""
-    v = f', variant "{program.parent_variant}"' if program.parent_variant else ""
-    return f"{program.path} (extends {program.parent.path}{v})"

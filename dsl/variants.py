@@ -16,23 +16,11 @@ import attrs
 
 from . import ast as A
 from .errors import Diagnostic, WishCheckError, did_you_mean
-from .link import sources
+from .linked import find_variant, own_variants, sources, variant_names
 
 
 def own_decls(program: A.Program) -> list:
     return [d for d in program.decls if not isinstance(d, (A.Variant, A.Extends))]
-
-
-def own_variants(program: A.Program) -> dict:
-    return {d.name: d for d in program.decls if isinstance(d, A.Variant)}
-
-
-def variant_names(program: A.Program) -> list:
-    """The file's own variants, then those it inherits from the game it extends (not the one it builds on)."""
-    names = list(own_variants(program))
-    if program.parent is not None:
-        names += [n for n in variant_names(program.parent) if n != program.parent_variant and n not in names]
-    return names
 
 
 def base_decls(program: A.Program) -> list:
@@ -62,12 +50,6 @@ def resolve(program: A.Program, variant: Optional[str]) -> list:
         "this game has variants: " + ", ".join(f'"{n}"' for n in names) if names else "this game has no variants")
     raise WishCheckError(f"unknown variant \"{variant}\"",
                          [Diagnostic(A.Span(program.path, 0, 0, 0, 0), f"unknown variant \"{variant}\"", hint)])
-
-
-def find_variant(program: A.Program, name: str) -> A.Variant:
-    while name not in own_variants(program):
-        program = program.parent
-    return own_variants(program)[name]
 
 
 def overlay(decls: list, changes: list, program: A.Program) -> list:

@@ -12,7 +12,7 @@ _LAZY = {
     "Game": ".game",
     "load_game": ".game",
     "load_source": ".game",
-    "check_program": "dsl.check",
+    "check_program": "dsl.front",
 }
 
 __all__ = [

@@ -7,6 +7,7 @@ import operator
 
 from dsl import ast as A
 from dsl.errors import WishRuntimeError
+from dsl.refs import RefKind
 
 from . import effects as E
 
@@ -28,14 +29,14 @@ def lasting_functions(functions: dict) -> set:
                 continue
             ref = node.ref
             if isinstance(node, A.Name):
-                reads |= ref is None or ref[0] not in ("local", "member", "enum")
+                reads |= ref is None or not ref.is_(RefKind.LOCAL, RefKind.MEMBER, RefKind.ENUM)
             elif isinstance(node, A.FieldOf):
-                reads |= ref is None or ref[0] != "efield"
+                reads |= ref is None or ref.kind is not RefKind.EFIELD
             elif isinstance(node, A.Call):
-                if ref is not None and ref[0] == "func":
-                    calls.add(ref[1])
+                if ref is not None and ref.kind is RefKind.FUNC:
+                    calls.add(ref.name)
                 else:
-                    reads |= ref is None or ref[1] in STATE_BUILTINS
+                    reads |= ref is None or ref.name in STATE_BUILTINS
         facts[name] = (reads, calls)
     lasting = {name for name, (reads, _) in facts.items() if not reads}
     while True:  # a function calling one that reads the state reads it too
@@ -75,58 +76,58 @@ class Compiler:
 
     def x_Name(self, e: A.Name):
         ref = e.ref
-        kind = ref[0]
-        if kind == "local":
-            name = ref[1]
+        kind = ref.kind
+        if kind is RefKind.LOCAL:
+            name = ref.name
             return lambda st, env: env[name]
-        if kind == "you":
+        if kind is RefKind.YOU:
             return lambda st, env: env["you"]
-        if kind == "self":
+        if kind is RefKind.SELF:
             return lambda st, env: env["self"]
-        if kind == "players":
+        if kind is RefKind.PLAYERS:
             return lambda st, env: st.seats
-        if kind == "var":
-            i = self.g.gvar_index[ref[1]]
+        if kind is RefKind.VAR:
+            i = self.g.gvar_index[ref.name]
             return lambda st, env: st.gvars[i]
-        if kind == "param":
-            i = self.g.param_index[ref[1]]
+        if kind is RefKind.PARAM:
+            i = self.g.param_index[ref.name]
             return lambda st, env: st.param(i, None)
-        if kind == "zone":
-            slot = self.g.zone_base[ref[1]]
+        if kind is RefKind.ZONE:
+            slot = self.g.zone_base[ref.name]
             return lambda st, env: slot
-        if kind == "member":
-            v = ref[2]
+        if kind is RefKind.MEMBER:
+            v = ref.name
             return lambda st, env: v
-        if kind == "enum":
-            v = tuple(m.name for m in self.sym.enums[ref[1]].members)
+        if kind is RefKind.ENUM:
+            v = tuple(m.name for m in self.sym.enums[ref.name].members)
             return lambda st, env: v
         raise AssertionError(ref)
 
     def x_FieldOf(self, e: A.FieldOf):
         obj = self.expr(e.obj)
-        kind, name = e.ref
-        if kind == "pvar":
+        kind, name = e.ref.kind, e.ref.name
+        if kind is RefKind.PVAR:
             i = self.g.pvar_index[name]
             return lambda st, env: st.pvars[obj(st, env)][i]
-        if kind == "pparam":
+        if kind is RefKind.PPARAM:
             i = self.g.param_index[name]
             return lambda st, env: st.param(i, obj(st, env))
-        if kind == "pzone":
+        if kind is RefKind.PZONE:
             zi = self.g.pzone_index[name]
             return lambda st, env: st.pzone_slot(zi, obj(st, env))
         # A card's identity is the state's (st.ids), looked up at run time: samples of an information set are
         # states of the same game with other identities.
-        if kind == "efield":
+        if kind is RefKind.EFIELD:
             data = self.g.enum_data
             return lambda st, env: data[obj(st, env)][name]
-        if kind == "cbuiltin":
+        if kind is RefKind.CBUILTIN:
             return lambda st, env: st.game.card_defs[st.ids.of[obj(st, env)]].name
-        if kind == "cfield":
+        if kind is RefKind.CFIELD:
             return lambda st, env: st.game.card_defs[st.ids.of[obj(st, env)]].fields[name]
         raise AssertionError(e.ref)
 
     def x_Index(self, e: A.Index):
-        if e.ref == ("bagcount",):
+        if e.ref.kind is RefKind.BAGCOUNT:
             bag, member, order = self.expr(e.obj), self.expr(e.key), self.g.member_order
             return lambda st, env: bag(st, env)[order[member(st, env)]]
         i = self.g.kvar_index[e.obj.name]
@@ -135,8 +136,8 @@ class Compiler:
         return lambda st, env: st.kvars[i][info.key_index(st.game, key(st, env))]
 
     def x_Call(self, e: A.Call):
-        kind, name = e.ref
-        if kind == "func":
+        kind, name = e.ref.kind, e.ref.name
+        if kind is RefKind.FUNC:
             return self.call_function(e)
         return self.builtin(e, name)
 
@@ -419,14 +420,14 @@ class Compiler:
     def place(self, t: A.Expr):
         """(kind, index, player closure) of an assignable place."""
         ref = t.ref
-        if ref[0] == "local":
-            return ("local", ref[1], None)
-        if ref[0] == "var":
-            return ("gvar", self.g.gvar_index[ref[1]], None)
-        if ref[0] == "pvar":
-            return ("pvar", self.g.pvar_index[ref[1]], self.expr(t.obj))
-        if ref[0] == "kvar":
-            return ("kvar", self.g.kvar_index[ref[1]], self.expr(t.key))
+        if ref.kind is RefKind.LOCAL:
+            return ("local", ref.name, None)
+        if ref.kind is RefKind.VAR:
+            return ("gvar", self.g.gvar_index[ref.name], None)
+        if ref.kind is RefKind.PVAR:
+            return ("pvar", self.g.pvar_index[ref.name], self.expr(t.obj))
+        if ref.kind is RefKind.KVAR:
+            return ("kvar", self.g.kvar_index[ref.name], self.expr(t.key))
         raise AssertionError(ref)
 
     def s_ExprStmt(self, s: A.ExprStmt):

@@ -11,9 +11,9 @@ import attrs
 from dsl import ast as A
 from dsl import check as C
 from dsl import types as T
-from dsl import variants as V
-from dsl import link
+from dsl import link, linked
 from dsl.errors import WishError
+from dsl.front import Source, front_end
 from dsl.parser import parse
 
 from .compile import Compiler
@@ -130,8 +130,8 @@ class Game:
         self.name = g.name
         self.title = g.name + (f" ({variant})" if variant else "")
         self.min_players, self.max_players = g.min_players, g.max_players
-        self.variants = V.variant_names(program)
-        texts = "\0".join(t for _, t in sorted(link.sources(program).items()))
+        self.variants = linked.variant_names(program)
+        texts = "\0".join(t for _, t in sorted(linked.sources(program).items()))
         digest = hashlib.sha256((texts + "\0" + (variant or "")).encode()).hexdigest()[:16]
         self.fingerprint = f"{g.name}/{variant or ''}/{digest}"
         self.codes: list = []
@@ -424,10 +424,10 @@ def _pattern_text(ev: A.EventPattern) -> str:
     return ev.name
 
 
-def compile_program(program: A.Program, variant: Optional[str] = None) -> Game:
-    decls = V.resolve(program, variant)
-    sym = C.check(decls, program.path, link.sources(program))
-    return Game(program, decls, sym, variant)
+def compile_program(source: Source, variant: Optional[str] = None, allow: tuple = ()) -> Game:
+    """Check and compile a game: a .wish file's path or a parsed program (see dsl.front.front_end)."""
+    checked = front_end(source, variant, allow)
+    return Game(checked.program, checked.decls, checked.sym, variant)
 
 
 def load_game(path: str, variant: Optional[str] = None, allow: tuple = ()) -> Game:
@@ -437,7 +437,7 @@ def load_game(path: str, variant: Optional[str] = None, allow: tuple = ()) -> Ga
     hit = _GAMES.get(key)
     if hit is not None and hit[0] == _stamps(hit[1].program):
         return hit[1]
-    game = compile_program(link.load_program(path, allow), variant)
+    game = compile_program(path, variant, allow)
     if len(_GAMES) >= 32:
         _GAMES.pop(next(iter(_GAMES)))
     _GAMES[key] = (_stamps(game.program), game)
@@ -449,7 +449,7 @@ _GAMES: dict = {}
 
 def _stamps(program: A.Program) -> tuple:
     out = []
-    for path in link.chain(program):
+    for path in linked.chain(program):
         try:
             out.append(Path(path).stat().st_mtime_ns)
         except OSError:

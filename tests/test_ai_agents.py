@@ -87,7 +87,7 @@ def test_same_seed_same_actions(path, variant, players):
 
 
 def test_the_command_line_runs_the_searching_agents(capsys):
-    from interpreter.cli import main
+    from wishdsl.cli import main
     code = main(["run", MACHINE, "--players", "3", "--seed", "2", "--quiet",
                  "--agents", "mcts:iterations=5;rollout=2,greedy,random"])
     out, err = capsys.readouterr()

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from dsl.errors import WishError
-from dsl.link import load_program
-from interpreter import check_program
+from dsl.front import check_all
 
 BAD = sorted((Path(__file__).parent / "bad").glob("*.wish"))
 EXPECT = re.compile(r"#\s*expect (error|hint):\s*(.*)$")
@@ -35,7 +34,7 @@ def expectations(path: Path):
 
 def diagnostics(path: Path):
     try:
-        check_program(load_program(str(path)))
+        check_all(path)
     except WishError as err:
         return err.diagnostics, err.render()
     return [], ""
@@ -63,4 +62,4 @@ def test_every_game_file_checks_clean():
     paths = sorted(Path("games").glob("*.wish")) + sorted(Path("games/house").glob("*.wish"))
     assert len(paths) >= 9
     for path in paths:
-        check_program(load_program(str(path)))
+        check_all(path)

@@ -9,7 +9,7 @@ import pytest
 
 from interpreter import IllegalAction, load_game
 from interpreter.agents import AGENTS, Agent
-from interpreter.cli import main
+from wishdsl.cli import main
 
 GAME = "games/wunschmaschine.wish"
 
@@ -172,7 +172,7 @@ def test_check_unreadable_is_clean(capsys, tmp_path, make):
 
 # ---------------------------------------------------------------- test
 def test_test_command(capsys, tmp_path, monkeypatch):
-    scenario = pytest.importorskip("interpreter.scenario")
+    scenario = pytest.importorskip("wishdsl.scenario")
 
     class Result:
         def __init__(self, path, name, ok, message=""):
@@ -192,7 +192,7 @@ def test_test_command(capsys, tmp_path, monkeypatch):
 
 
 def test_test_command_on_real_scenarios(capsys, tmp_path):
-    pytest.importorskip("interpreter.scenario")
+    pytest.importorskip("wishdsl.scenario")
     code, out, _ = run(capsys, "test", "games/scenarios")
     lines = out.splitlines()
     passed, failed = (int(w) for w in re.fullmatch(r"(\d+) passed, (\d+) failed", lines[-1]).groups())

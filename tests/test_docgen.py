@@ -12,10 +12,10 @@ import pytest
 from docgen.english import English, NoEnglish, walk
 from docgen.render import all_sheets, build_context, render_sheet
 from dsl import ast as A
-from dsl import variants as V
-from dsl.check import check
+from dsl.front import front_end
+from dsl.linked import variant_names
 from dsl.parser import parse, parse_file
-from interpreter.cli import main
+from wishdsl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").glob("*.wish"))
@@ -32,15 +32,13 @@ FALLBACK = re.compile(r"\b(" + "|".join(sorted(CLASS_NAMES - ENGLISH_WORDS)) + r
 
 
 def checked(path, variant=None):
-    program = parse_file(path)
-    decls = V.resolve(program, variant)
-    return program, decls, check(decls, program.path, {program.path: program.source})
+    c = front_end(path, variant)
+    return c.program, c.decls, c.sym
 
 
 def game_from_text(text):
-    program = parse(text, "<test>")
-    decls = V.resolve(program, None)
-    return decls, check(decls, "<test>", {"<test>": text})
+    c = front_end(parse(text, "<test>"))
+    return c.decls, c.sym
 
 
 # ---------------------------------------------------------------- English
@@ -50,7 +48,7 @@ def game_from_text(text):
 def test_every_construct_of_every_game_reads_as_english(path):
     program = parse_file(path)
     seen = set()
-    for variant in [None] + V.variant_names(program):
+    for variant in [None] + variant_names(program):
         _, decls, sym = checked(path, variant)
         en = English(sym)
         for decl in decls:
@@ -72,7 +70,7 @@ def test_the_three_games_use_most_constructs():
     seen = set()
     for path in GAMES:
         program = parse_file(path)
-        for variant in [None] + V.variant_names(program):
+        for variant in [None] + variant_names(program):
             _, decls, _ = checked(path, variant)
             for d in decls:
                 seen.update(type(n) for n in walk(d))
@@ -84,7 +82,7 @@ def test_the_three_games_use_most_constructs():
 
 
 def test_a_class_without_english_raises():
-    en = English(check(V.resolve(parse('game "G" { players 1..2 }\nplay { }\n'), None), "<t>", {}))
+    en = English(front_end(parse('game "G" { players 1..2 }\nplay { }\n')).sym)
 
     class Strange(A.Expr):
         pass

@@ -10,9 +10,8 @@ import pytest
 from docgen.english import English, describe_decl
 from docgen.render import render_sheet
 from dsl import ast as A
-from dsl import variants as V
-from dsl.check import check
 from dsl.errors import WishCheckError
+from dsl.front import front_end
 from dsl.parser import parse
 
 HEAD = '''
@@ -139,10 +138,8 @@ def phrasebook():
     procs = "".join(f"procedure probe_{i}(p: player, q: player, g: Gem) {{\n{src}\n}}\n"
                     for i, (src, _) in enumerate(PHRASES))
     text = HEAD + procs
-    program = parse(text, "<phrases>")
-    decls = V.resolve(program, None)
-    sym = check(decls, "<phrases>", {"<phrases>": text})
-    return decls, sym
+    c = front_end(parse(text, "<phrases>"))
+    return c.decls, c.sym
 
 
 @pytest.mark.parametrize("i", range(len(PHRASES)), ids=[src.split("\n")[0][:40] for src, _ in PHRASES])
@@ -196,8 +193,7 @@ def test_reads_is_checked(annot, decl, message):
 
 
 def check_text(text):
-    program = parse(text, "<t>")
-    return check(V.resolve(program, None), "<t>", {"<t>": text})
+    return front_end(parse(text, "<t>")).sym
 
 
 # ---------------------------------------------------------------- Wish: the rulebook's facts are on the sheet

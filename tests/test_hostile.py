@@ -9,8 +9,8 @@ import pytest
 from dsl.errors import WishError, printable
 from dsl.parser import MAX_SOURCE, parse, parse_file
 from interpreter import check_program, load_game, load_source
-from interpreter.cli import main
-from interpreter.scenario import run_paths
+from wishdsl.cli import main
+from wishdsl.scenario import run_paths
 
 ROOT = Path(__file__).parent.parent
 WUNSCH = str(ROOT / "games" / "wunschmaschine.wish")

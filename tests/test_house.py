@@ -15,7 +15,7 @@ from dsl.errors import WishError
 from dsl.link import load_program
 from docgen.diff import game_diff, render_diff
 from interpreter import load_game
-from interpreter.cli import main
+from wishdsl.cli import main
 
 ROOT = Path(__file__).parent.parent
 HOUSE = sorted((ROOT / "games" / "house").glob("*.wish"))

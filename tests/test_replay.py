@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import WishError
-from interpreter.cli import main
-from interpreter.replay import ReplayError, first_difference, replay_file
+from wishdsl.cli import main
+from wishdsl.replay import ReplayError, first_difference, replay_file
 
 ROOT = Path(__file__).parent.parent
 GAMES = [("wunschmaschine.wish", None, 4), ("three_wishes.wish", "Match", 3), ("wish.wish", None, 2),

@@ -6,7 +6,7 @@ import time
 import pytest
 
 from interpreter import WishRuntimeError, effects, engine, load_source
-from interpreter.cli import main
+from wishdsl.cli import main
 
 HEAD = 'game "Runaway" {\n  players 1..2\n}\nvar x: int = 0\nplayer var pick: int = 0\n'
 TAIL = 'scoring p { score "s" x }\n'

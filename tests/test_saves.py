@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import Action, WishError, load_game
-from interpreter import saves
 from interpreter.agents import make_agents, play
-from interpreter.cli import main
+from wishdsl import saves
+from wishdsl.cli import main
 
 ROOT = Path(__file__).parent.parent
 WISH, THREE, WUNSCH = (str(ROOT / "games" / f) for f in ("wish.wish", "three_wishes.wish", "wunschmaschine.wish"))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.scenario import run_file, run_paths, scenario_files, scenario_names
+from wishdsl.scenario import run_file, run_paths, scenario_files, scenario_names
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "games" / "scenarios"

@@ -8,11 +8,11 @@ import pytest
 
 from dsl.errors import WishCheckError, WishError
 from interpreter import State, load_game, load_source
-from interpreter.cli import main
-from interpreter.coverage import CountingState, ablatable, ablate, universe
-import interpreter.simulate as simulate_module
-from interpreter.simulate import Runner, Setup, batch_size, game_seed, run_batch, seat_specs
-from interpreter.stats import describe, histogram, paired_difference, quantile, two_proportions, wilson
+from wishdsl.cli import main
+from wishdsl import simulate as simulate_module
+from wishdsl.coverage import CountingState, ablatable, ablate, universe
+from wishdsl.simulate import Runner, Setup, batch_size, game_seed, run_batch, seat_specs
+from wishdsl.stats import describe, histogram, paired_difference, quantile, two_proportions, wilson
 
 RACE = "tests/games/sim_race.wish"
 

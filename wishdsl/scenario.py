@@ -51,10 +51,10 @@ import attrs
 import yaml
 
 from dsl.errors import IllegalAction, ScenarioError, WishError
+from interpreter.game import load_game
+from interpreter.views import announcements
 
 from . import scenario_values as V
-from .game import load_game
-from .views import announcements
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 from dsl.errors import IllegalAction, WishError
-
-from .agents import ask
+from interpreter.agents import ask
 
 MAX_DOCUMENT = 200_000_000  # bytes: a log or save larger than this is refused before it is read
 SHOWN_OPTIONS = 12
@@ -137,7 +136,7 @@ def compare_outcome(state, doc: dict) -> None:
 def replay_file(path: str, game_path: Optional[str] = None):
     """Replay a `run --json` document; return (state, number of actions, a note or None). Raises ReplayError
     on divergence; the note says when the game file changed since the log was written."""
-    from .game import load_game
+    from interpreter.game import load_game
 
     doc = read_json(path, "game log")
     gpath = game_path or doc.get("path")

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from dsl.errors import WishError, did_you_mean
-
-from .engine import State
+from interpreter.engine import State
 
 OFF_REASON = "switched off (--ablate)"
 

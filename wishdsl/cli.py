@@ -20,13 +20,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import secrets
 import sys
 from pathlib import Path
 from typing import Optional
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, printable
+
+from .version import version
 
 EXIT_ABANDONED = 130
 
@@ -148,22 +149,9 @@ def cmd_simulate(args) -> int:
     return command(args)
 
 
-def version() -> str:
-    from importlib import metadata
-    try:
-        return metadata.version("wishdsl")
-    except metadata.PackageNotFoundError:
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-        try:
-            m = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
-        except OSError:
-            m = None
-        return m.group(1) if m else "unknown"
-
-
 # ---------------------------------------------------------------- run
 def cmd_run(args) -> int:
-    from . import load_game
+    from interpreter import load_game
 
     if args.resume is not None:
         return resume_run(args)
@@ -185,7 +173,7 @@ def cmd_run(args) -> int:
 
 
 def resume_run(args) -> int:
-    from .engine import Action
+    from interpreter.engine import Action
     from .saves import load_save
 
     saved = load_save(args.resume, args.game)
@@ -220,7 +208,7 @@ class Match:
 def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> int:
     """Play to the end, saving after every decision when `save_to` is set; on Ctrl-C or `quit` in a game
     with a person (or with --save), save and say how to resume."""
-    from .agents import HumanAgent, Quit, play
+    from interpreter.agents import HumanAgent, Quit, play
     from .replay import replay_actions
 
     humans = [a for a in match.agents if isinstance(a, HumanAgent)]
@@ -287,7 +275,7 @@ def keep_crash_state(err, game, seed: int) -> None:
 
 def seat_agents(args, players: int, seed: int) -> tuple:
     """The agent of every seat from --agents and --human, and the spec of each."""
-    from .agents import make_agent, make_agents, split_specs
+    from interpreter.agents import make_agent, make_agents, split_specs
 
     specs = split_specs(args.agents)
     agents = make_agents(specs, players, seed)
@@ -319,22 +307,19 @@ def print_result(state) -> None:
 
 # ---------------------------------------------------------------- check
 def cmd_check(args) -> int:
-    from dsl.link import describe, load_program
-    from dsl.variants import variant_names
-
-    from . import check_program
+    from dsl.front import check_all
+    from dsl.linked import describe, variant_names
 
     failed = 0
     for path in args.games:
         try:
-            program = load_program(path)
-            sym = check_program(program)
+            checked = check_all(path)
         except WishError as err:
             print(err.render(), file=sys.stderr)
             failed += 1
             continue
-        n = len(variant_names(program))
-        print(f"ok: {describe(program)} (game {sym.game.name}, {n} variant{'' if n == 1 else 's'})")
+        program, n = checked.program, len(variant_names(checked.program))
+        print(f"ok: {describe(program)} (game {checked.sym.game.name}, {n} variant{'' if n == 1 else 's'})")
     return 1 if failed else 0
 
 

@@ -1,7 +1,7 @@
 """Simulations on a Dask cluster (the optional `dask` extra: `pip install 'wishdsl[dask]'`).
 
 The tasks are the same fixed batches of game indices as with local processes; their records are gathered in
-task order, so the results equal a local run's. Workers import `interpreter` and read the game file from the
+task order, so the results equal a local run's. Workers import `wishdsl` and read the game file from the
 same path: run them from the project (or with it installed) on a shared file system.
 """
 from __future__ import annotations
@@ -28,13 +28,11 @@ def client_for(cluster: Optional[str], jobs: int):
         raise WishError(f"--cluster {cluster}: cannot reach a Dask scheduler there ({err})") from None
 
 
-def run_dask(tasks: list, client, progress: Callable) -> list:
-    """Run `tasks` (see simulate.run_batch) on Dask; the records of all of them, in task order."""
+def run_dask(work: Callable, tasks: list, client, progress: Callable) -> list:
+    """Run `work` (simulate.run_batch) on each of `tasks` on Dask; the records of all of them, in task order."""
     from dask.distributed import as_completed
 
-    from .simulate import run_batch
-
-    futures = client.map(run_batch, tasks, pure=False)
+    futures = client.map(work, tasks, pure=False)
     done = 1
     for fut in as_completed(futures):
         done += tasks[futures.index(fut)][3]

@@ -3,7 +3,7 @@
 Seeding: game i of a run with seed S is played with `game_seed(S, i)` (a hash of S and i only), and its agents
 are built with `make_agents(specs, players, game_seed(S, i))`. Work is cut into fixed batches of game indices;
 the records come back merged in index order, so the results do not depend on `--jobs` or on the backend.
-Aggregation and comparison are in `interpreter.summary`.
+Aggregation and comparison are in `wishdsl.summary`.
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def load(setup: Setup):
     key = (setup.path, setup.variant, setup.ablate)
     game = _GAMES.get(key)
     if game is None:
-        from . import load_game
+        from interpreter import load_game
         game = load_game(setup.path, setup.variant)
         if setup.ablate is not None:
             game = ablate(game, setup.ablate)
@@ -76,7 +76,7 @@ def load(setup: Setup):
 
 def play_game(setup: Setup, seed: int, index: int) -> dict:
     """Play game `index` to its end; its record (plain data: it crosses process boundaries)."""
-    from .agents import make_agents, play
+    from interpreter.agents import make_agents, play
 
     game = load(setup)
     gseed = game_seed(seed, index)
@@ -144,7 +144,7 @@ class Runner:
             from .distributed import client_for, run_dask
             if self.dask is None:
                 self.dask = client_for(self.cluster, self.jobs)
-            return run_dask(tasks, self.dask[0], lambda done: self._report(done, n, setup))
+            return run_dask(run_batch, tasks, self.dask[0], lambda done: self._report(done, n, setup))
         out: list = []
         if serial or self.jobs <= 1 or len(tasks) == 1:
             for t in tasks:
@@ -211,7 +211,7 @@ def setups(args) -> tuple:
     Everything is loaded and checked before any game is played."""
     from pathlib import Path
 
-    from .agents import make_agents, parse_spec, split_specs
+    from interpreter.agents import make_agents, parse_spec, split_specs
 
     if args.n < 1:
         raise WishError(f"-n {args.n}: the number of games must be at least 1")

@@ -23,9 +23,10 @@ from typing import Optional
 import attrs
 
 from dsl.errors import WishError
+from interpreter.state import STATE_FORMAT
 
 from .replay import ReplayError, check_actions, first_difference, read_json, replay_actions
-from .state import STATE_FORMAT
+from .version import version
 
 FORMAT = "wishdsl-save"
 VERSION = 2  # 2: states record their shuffles
@@ -55,8 +56,6 @@ def checksum(body: dict) -> str:
 
 
 def save_body(game, game_path: str, state, seed: int, agents: list, actions: list) -> dict:
-    from .cli import version
-
     return {
         "wishdsl": version(), "game": game_path, "variant": game.variant, "fingerprint": game.fingerprint,
         "players": state.n, "seed": seed, "agents": list(agents),
@@ -137,8 +136,8 @@ def _field(body: dict, key: str, kind, path: str):
 def load_save(path: str, game_path: Optional[str] = None) -> Saved:
     """Read, check and restore a save; `game_path` (from the command line) must be the same game.
     Raises WishError without returning anything half-loaded."""
-    from .agents import make_agent, agent_seed
-    from .game import load_game
+    from interpreter.agents import make_agent, agent_seed
+    from interpreter.game import load_game
 
     body = read_body(path)
     saved = Saved(_field(body, "game", str, path), body.get("variant"), _field(body, "players", int, path),

@@ -1,0 +1,19 @@
+"""The version of wishdsl, for `wishdsl --version` and the saves it writes."""
+from __future__ import annotations
+
+import re
+from importlib import metadata
+from pathlib import Path
+
+
+def version() -> str:
+    """The installed package's version; from a source tree that is not installed, its pyproject.toml's."""
+    try:
+        return metadata.version("wishdsl")
+    except metadata.PackageNotFoundError:
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            m = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
+        except OSError:
+            m = None
+        return m.group(1) if m else "unknown"
