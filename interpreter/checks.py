@@ -1,9 +1,13 @@
 """Engine invariants of amounts, and the context a runtime error gets: which named rules were running."""
 from __future__ import annotations
 
+import sys
+
 import attrs
 
 from dsl.errors import WishRuntimeError
+
+from .frames import MODULE_NAME
 
 
 def broken_amounts(st) -> list:
@@ -24,15 +28,29 @@ def broken_amounts(st) -> list:
 
 
 def rule_path(st, most: int = 6) -> str:
-    """The named rules running now, outermost first: `play → action travel → procedure spin`."""
+    """The named rules running now, outermost first: `play → action travel → procedure spin` — those on the
+    effect stack, then the procedures called directly that are running (read from Python's own frames, only
+    when an error is reported, so the rules pay nothing for it)."""
     names = []
-    for f in st.stack:
-        name = st.game.codes[f.code].name
+    for code in [f.code for f in st.stack] + direct_calls():
+        name = st.game.block_names[code]
         if name and name not in names:
             names.append(name)
     if len(names) > most:
         names = names[:1] + ["…"] + names[-(most - 1):]
     return " → ".join(names)
+
+
+def direct_calls() -> list:
+    """The code numbers of the generated procedures (`pN`) on Python's call stack now, outermost first."""
+    out = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == MODULE_NAME and code.co_name[:1] == "p" and code.co_name[1:].isdigit():
+            out.append(int(code.co_name[1:]))
+        frame = frame.f_back
+    return out[::-1]
 
 
 def in_context(st, err: WishRuntimeError) -> WishRuntimeError:

@@ -13,14 +13,10 @@ and as often as they always did.
 from __future__ import annotations
 
 from dsl import ast as A
+from dsl.refs import RefKind
 
 STATE_BUILTINS = {"next", "after", "owner", "random"}  # builtins that read the state (the table, the dice)
 ARITH = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-
-
-def kind_of(ref) -> str:
-    """The kind of a checker resolution (`("local", "x")` → "local")."""
-    return ref[0]
 
 
 class ExprGen:
@@ -49,55 +45,57 @@ class ExprGen:
         raise AssertionError(f"literal of type {type(v).__name__}")
 
     def x_Name(self, e: A.Name, scope) -> str:
-        ref = e.ref
-        kind = kind_of(ref)
+        kind, name = e.ref.kind, e.ref.name
         g = self.g
-        if kind == "local":
-            return scope.get(ref[1]) or f"env[{ref[1]!r}]"
-        if kind in ("you", "self"):
-            return f"env[{kind!r}]"
-        if kind == "players":
+        if kind is RefKind.LOCAL:
+            return scope.get(name) or f"env[{name!r}]"
+        if kind is RefKind.YOU:
+            return "env['you']"
+        if kind is RefKind.SELF:
+            return "env['self']"
+        if kind is RefKind.PLAYERS:
             return "st.seats"
-        if kind == "var":
-            return f"st.gvars[{g.gvar_index[ref[1]]}]"
-        if kind == "param":
-            return self.param(g.param_index[ref[1]], "None")
-        if kind == "zone":
-            return repr(g.zone_base[ref[1]])
-        if kind == "member":
-            return repr(ref[2])
-        if kind == "enum":
-            return repr(tuple(m.name for m in self.sym.enums[ref[1]].members))
-        raise AssertionError(ref)
+        if kind is RefKind.VAR:
+            return f"st.gvars[{g.gvar_index[name]}]"
+        if kind is RefKind.PARAM:
+            return self.param(name, "None")
+        if kind is RefKind.ZONE:
+            return repr(g.zone_base[name])
+        if kind is RefKind.MEMBER:
+            return repr(name)
+        if kind is RefKind.ENUM:
+            return repr(tuple(m.name for m in self.sym.enums[name].members))
+        raise AssertionError(e.ref)
 
-    def param(self, i: int, player: str) -> str:
-        """A parameter's value: its literal when it has one and no card changes it, else the engine's lookup."""
-        p = self.g.params[i]
-        if not p.statics and p.literal is not None:
-            return repr(p.literal)
-        return f"st.param({i}, {player})"
+    def param(self, name: str, player: str) -> str:
+        """A parameter's value: its literal when it has one and no card's Static ability changes it, else the
+        engine's lookup."""
+        value = self.sym.params[name][0].value
+        if name not in self.static_params and isinstance(value, A.Literal) and value.value is not None:
+            return repr(value.value)
+        return f"st.param({self.g.param_index[name]}, {player})"
 
     def x_FieldOf(self, e: A.FieldOf, scope) -> str:
         obj = self.expr(e.obj, scope)
-        kind, name = e.ref
+        kind, name = e.ref.kind, e.ref.name
         g = self.g
-        if kind == "pvar":
+        if kind is RefKind.PVAR:
             return f"st.pvars[{obj}][{g.pvar_index[name]}]"
-        if kind == "pparam":
-            return self.param(g.param_index[name], obj)
-        if kind == "pzone":
+        if kind is RefKind.PPARAM:
+            return self.param(name, obj)
+        if kind is RefKind.PZONE:
             return f"({g.pzone_base} + {g.pzone_index[name]} * st.n + {obj})"
-        if kind == "efield":
+        if kind is RefKind.EFIELD:
             return f"{self.const(('efield', name))}[{obj}]"
-        if kind == "cbuiltin":
+        if kind is RefKind.CBUILTIN:
             return f"{self.const(('cname',))}[st.ids.of[{obj}]]"
-        if kind == "cfield":
+        if kind is RefKind.CFIELD:
             return f"{self.const(('cfield', name))}[st.ids.of[{obj}]]"
         raise AssertionError(e.ref)
 
     def x_Index(self, e: A.Index, scope) -> str:
         g = self.g
-        if e.ref == ("bagcount",):
+        if e.ref.kind is RefKind.BAGCOUNT:
             bag, member = self.expr(e.obj, scope), self.expr(e.key, scope)
             return f"{bag}[{self.const(('order',))}[{member}]]"
         i = g.kvar_index[e.obj.name]
@@ -108,11 +106,10 @@ class ExprGen:
 
     # ---------------------------------------------------------------- calls
     def x_Call(self, e: A.Call, scope) -> str:
-        kind, name = e.ref
-        if kind == "func":
+        if e.ref.kind is RefKind.FUNC:
             args = "".join(f", {self.expr(a, scope)}" for a in e.args)
-            return f"{self.function_name(name)}(st{args})"
-        return self.builtin(e, name, scope)
+            return f"{self.function_name(e.ref.name)}(st, {self.span(e)}{args})"
+        return self.builtin(e, e.ref.name, scope)
 
     def generator(self, gen: A.Generator, scope: dict) -> str:
         """The text of a list comprehension for `gen` (clauses nest left to right)."""
@@ -242,14 +239,14 @@ def lasting_functions(functions: dict) -> set:
                 continue
             ref = node.ref
             if isinstance(node, A.Name):
-                reads |= ref is None or kind_of(ref) not in ("local", "member", "enum")
+                reads |= ref is None or not ref.is_(RefKind.LOCAL, RefKind.MEMBER, RefKind.ENUM)
             elif isinstance(node, A.FieldOf):
-                reads |= ref is None or kind_of(ref) != "efield"
+                reads |= ref is None or ref.kind is not RefKind.EFIELD
             elif isinstance(node, A.Call):
-                if ref is not None and kind_of(ref) == "func":
-                    calls.add(ref[1])
+                if ref is not None and ref.kind is RefKind.FUNC:
+                    calls.add(ref.name)
                 else:
-                    reads |= ref is None or ref[1] in STATE_BUILTINS
+                    reads |= ref is None or ref.name in STATE_BUILTINS
         facts[name] = (reads, calls)
     lasting = {name for name, (reads, _) in facts.items() if not reads}
     while True:  # a function calling one that reads the state reads it too

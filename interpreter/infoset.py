@@ -8,7 +8,7 @@ order, so permuting hidden identities in the true state gives the very same samp
 
 Observations stay true. An announcement, and the choice of a card not everyone knows (the others learn it
 was among the options: the Wish Machine wishes only for single-item cards), records the environment and a
-snapshot of the zones and variables it read (`effects.snapshot`); it is evaluated again under the new
+snapshot of the zones and variables it read (`runtime.snapshot`); it is evaluated again under the new
 identities, and a sample that contradicts one is rejected and drawn again. After a shuffle that made the seat
 lose track of cards the observation read, tying it to a shuffled card's new, unseen place would tell the seat
 where the card went, so it is no longer checked — unless it is a choice whose chosen card was not shuffled and
@@ -29,9 +29,9 @@ import random
 
 from dsl.errors import WishError, WishRuntimeError
 
-from .effects import CHOSEN
+from .runtime import CHOSEN
 from .engine import State
-from .game import Identities
+from .tables import Identities
 from .state import Rng
 
 DEFAULT_TRIES = 500
@@ -127,7 +127,7 @@ class InfoSet:
         checker = self._checker
         _set_identities(checker, defs)
         for i, check in enumerate(self._checks):
-            if _evaluate(checker, check) != check[2]:
+            if _evaluate(checker, check) != check[1]:
                 return i
         return len(self._checks)
 
@@ -156,7 +156,7 @@ def _untouched_by_shuffles(checker, check, reads, base: list, lost: set, game) -
     else would tie the observation to a shuffled card's new, unseen place and tell the seat where it went."""
     if reads is not None and not reads & lost:
         return True
-    chosen = dict(check[3]).get(CHOSEN)
+    chosen = dict(check[2]).get(CHOSEN)
     if chosen is None or chosen in lost:
         return False
     return _unchanged_by_permutations(checker, check, base, lost, game)
@@ -224,22 +224,22 @@ def _checker(state) -> State:
 
 
 def _check_of(state, obs) -> tuple:
-    """An observation made ready to evaluate again: (code, op, value, env, (zones, where, gvars, pvars, kvars))."""
-    _, code, op, value, (env, zones, gvars, pvars, kvars) = obs
+    """An observation made ready to evaluate again: (point, value, env, (zones, where, gvars, pvars, kvars))."""
+    _, point, value, (env, zones, gvars, pvars, kvars) = obs
     where = [0] * len(state.where)
     for slot, cards in enumerate(zones):
         for c in cards:
             where[c] = slot
     places = ([list(z) for z in zones], where, list(gvars), [list(r) for r in pvars], [list(r) for r in kvars])
-    return code, op, value, env, places
+    return point, value, env, places
 
 
 def _evaluate(checker, check):
-    code, op, _, env, places = check
+    point, _, env, places = check
     checker.zones, checker.where, checker.gvars, checker.pvars, checker.kvars = places
     checker._fresh_memo()
     try:
-        return checker.game.codes[code].ops[op].recheck(checker, dict(env))
+        return checker.game.points[point].recheck(checker, dict(env))
     except _ERRORS:
         return _FAILED  # an expression that fails under some identities rules them out
 

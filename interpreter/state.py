@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Optional
 
+from .frames import Frame, FrameKind
+
 MASK64 = (1 << 64) - 1
 
 
@@ -36,39 +38,26 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
 
-class Frame:
-    """One entry of the effect stack: which code block, how far it got, its local bindings."""
-
-    __slots__ = ("code", "pc", "env", "data", "depth")
-
-    def __init__(self, code: int, env: dict, data=None, depth: int = 0, pc: int = 0):
-        self.code = code
-        self.pc = pc
-        self.env = env
-        self.data = data
-        self.depth = depth
-
-
 class Decision:
-    """A pending decision: who decides, the options (values and labels), where the answer goes."""
+    """A pending decision: who decides, the options (values; labels and keys when read), the decision point of
+    the rules that asked it (an index into `Game.points`, which applies the answer)."""
 
-    __slots__ = ("players", "values", "labels", "keys", "prompt", "code", "op", "answers", "kinds", "closed")
+    __slots__ = ("players", "values", "labels", "keys", "prompt", "point", "answers", "kinds", "closed")
 
-    def __init__(self, players, values, labels, prompt, code, op, answers=None, kinds=None, keys=None):
+    def __init__(self, players, values, labels, prompt, point, answers=None, kinds=None, keys=None):
         self.players = players  # tuple of seats; several for a simultaneous decision
         self.values = values  # per player: tuple of option values
         self.labels = labels  # per player: tuple of labels; None until asked for (see State.labels)
         self.keys = keys  # per player: tuple of option keys; None until asked for (see State.option_keys)
         self.prompt = prompt
-        self.code = code
-        self.op = op
+        self.point = point
         self.answers = answers if answers is not None else {}
         self.kinds = kinds
         self.closed = False  # every player answered: the rules went on, labels can no longer be built
 
     def copy(self) -> "Decision":
-        return Decision(self.players, self.values, self.labels, self.prompt, self.code, self.op,
-                        dict(self.answers), self.kinds, self.keys)
+        return Decision(self.players, self.values, self.labels, self.prompt, self.point, dict(self.answers),
+                        self.kinds, self.keys)
 
 
 class LogEntry:
@@ -103,7 +92,7 @@ def _render_ref(part, st, reader) -> str:
     return ", ".join(st.card_name(c) if known(m) else "a card" for c, m in zip(cards, masks))
 
 
-STATE_FORMAT = "wishdsl-state-3"  # 2: shuffles are recorded; 3: card identities are the state's
+STATE_FORMAT = "wishdsl-state-4"  # 2: shuffles recorded; 3: identities; 4: compiled rules, typed frames
 
 
 class StateData:
@@ -147,7 +136,7 @@ def clone_data(src, dst) -> None:
         env = memo.get(id(f.env))
         if env is None:
             env = memo[id(f.env)] = f.env.copy()
-        stack.append(Frame(f.code, env, f.data, f.depth, f.pc))
+        stack.append(Frame(f.code, env, f.kind, f.data, f.depth, f.pc))
     dst.stack = stack
     dst.decision = src.decision.copy() if src.decision is not None else None
     dst.log = src.log[:]  # entries are never changed once written
@@ -171,14 +160,14 @@ def data_to_json(s, fingerprint: str) -> str:
             envs.append({name: _listify(v) for name, v in env.items()})
         return index[k]
 
-    stack = [[f.code, f.pc, env_ref(f.env), _listify(f.data), f.depth] for f in s.stack]
+    stack = [[f.code, f.pc, env_ref(f.env), int(f.kind), _listify(f.data), f.depth] for f in s.stack]
     after = [[t, env_ref(env), d] for t, env, d in s.after]
     d = s.decision
     decision = None
     if d is not None:
         decision = {
             "players": list(d.players), "values": _listify(d.values),
-            "prompt": d.prompt, "code": d.code, "op": d.op,
+            "prompt": d.prompt, "point": d.point,
             "answers": [[p, _listify(v)] for p, v in sorted(d.answers.items())], "kinds": _listify(d.kinds),
         }
     doc = {
@@ -211,13 +200,14 @@ def data_from_json(doc: dict, s, identities) -> None:
     s.known = list(doc["known"])
     s.seen = list(doc["seen"])
     envs = [{k: _tuplify(v) for k, v in e.items()} for e in doc["envs"]]
-    s.stack = [Frame(code, envs[env], _tuplify(data), depth, pc) for code, pc, env, data, depth in doc["stack"]]
+    s.stack = [Frame(code, envs[env], FrameKind(kind), _tuplify(data), depth, pc)
+               for code, pc, env, kind, data, depth in doc["stack"]]
     s.after = [(t, envs[env], d) for t, env, d in doc["after"]]
     d = doc["decision"]
     s.decision = None
     if d is not None:
-        s.decision = Decision(tuple(d["players"]), _tuplify(d["values"]), None, d["prompt"],
-                              d["code"], d["op"], {p: _tuplify(v) for p, v in d["answers"]}, _tuplify(d["kinds"]))
+        s.decision = Decision(tuple(d["players"]), _tuplify(d["values"]), None, d["prompt"], d["point"],
+                              {p: _tuplify(v) for p, v in d["answers"]}, _tuplify(d["kinds"]))
     s.log = [LogEntry(tuple(p if isinstance(p, str) else _tuplify(p) for p in parts)) for parts in doc["log"]]
     s.observations = [_tuplify(o) for o in doc["observations"]]
     s.shuffles = [_tuplify(x) for x in doc["shuffles"]]

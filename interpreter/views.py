@@ -190,12 +190,12 @@ def _card_view(st, c: int, player: int) -> dict:
 
 def announcements(st) -> list:
     """The values announced so far, with their types (observations of choices are not announcements)."""
-    codes = st.game.codes
+    points = st.game.points
     out = []
-    for _, code, op, v, *_ in st.observations:
-        o = codes[code].ops[op]
-        if o.announces:
-            out.append((v, o.ty))
+    for _, point, v, _ in st.observations:
+        p = points[point]
+        if p.announces:
+            out.append((v, p.ty))
     return out
 
 

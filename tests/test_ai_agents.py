@@ -9,7 +9,7 @@ from interpreter import WishError, load_game, load_source
 from interpreter.agents import GreedyAgent, MctsAgent, make_agent, make_agents, play
 from interpreter.agents.mcts import MAX_INNER, Node, option_class
 from interpreter.agents.search import rewards
-from interpreter.effects import CHOSEN
+from interpreter.runtime import CHOSEN
 from interpreter.infoset import InfoSet
 from interpreter.views import Unseen
 
@@ -193,7 +193,7 @@ def answers_hold(st, rows):
     for j in range(rows):
         row = table[4 * j: 4 * j + 4]
         yes = any(item in st.game.card_defs[st.ids.of[c]].fields["items"] for c in row)
-        if st.observations[-(j + 1)][3] != ("Yes" if yes else "No"):
+        if st.observations[-(j + 1)][2] != ("Yes" if yes else "No"):
             return False
     return True
 
@@ -236,7 +236,7 @@ def test_samples_keep_what_the_machines_choice_told():
         assert all(single_item_wish(info.sample(rng)) for _ in range(40))
     st, seat, _ = machine_states()[0]
     info, rng = InfoSet(st, seat), random.Random(3)
-    info._checks = [ch for ch in info._checks if ch[2] != True]  # noqa: E712 (the choice's observed value)
+    info._checks = [ch for ch in info._checks if ch[1] != True]  # noqa: E712 (the choice's observed value)
     assert not all(single_item_wish(info.sample(rng)) for _ in range(60))
 
 
@@ -256,8 +256,8 @@ def test_observations_of_cards_shuffled_away_are_not_checked():
     later_rounds = 0
     for st, seat, rows in machine_states():
         info = InfoSet(st, seat)
-        announced = [ch for ch in info._checks if ch[2] != True]  # noqa: E712
-        chosen = [dict(ch[3])[CHOSEN] for ch in info._checks if ch[2] is True]
+        announced = [ch for ch in info._checks if ch[1] != True]  # noqa: E712
+        chosen = [dict(ch[2])[CHOSEN] for ch in info._checks if ch[1] is True]
         wish = st.zones[st.lay.slot_names.index("wish")][0]
         assert 0 < len(announced) <= rows and wish in chosen
         assert all(c == wish or (st.known[c] >> seat) & 1 for c in chosen)  # others: cards it sees again now
@@ -326,9 +326,9 @@ def test_searching_agents_refuse_to_act_without_an_information_set():
 
 def test_a_choice_is_observed_but_not_announced():
     st, seat, rows = machine_states()[0]
-    kinds = [st.game.codes[code].ops[op].announces for _, code, op, *_ in st.observations]
+    kinds = [st.game.points[point].announces for _, point, *_ in st.observations]
     assert kinds.count(False) > 0 and len(st.view(seat)["announcements"]) == kinds.count(True)
-    assert st.view(seat)["announcements"][-rows:] == [o[3] for o in st.observations[-rows:]]
+    assert st.view(seat)["announcements"][-rows:] == [o[2] for o in st.observations[-rows:]]
 
 
 def test_shuffles_record_the_cards_and_who_kept_track():

@@ -232,7 +232,7 @@ def test_checking_requirements_early_fails_each_option_on_the_same_requirement(p
                 break
             d = st.decision
             if d.kinds == "act":
-                for name in st.game.codes[d.code].ops[d.op].actions:
+                for name in st.game.points[d.point].actions:
                     a = st.game.actions[name]
                     for who in st.seats:
                         got = [(key[1], reason) for key, _, reason in st.action_options([name], who)]

@@ -2,8 +2,8 @@
 import pytest
 
 from interpreter import WishCheckError, WishRuntimeError, load_source
-from interpreter import compile as compile_module
-from interpreter.compile import lasting_functions
+from interpreter import runtime
+from interpreter.codegen_exprs import lasting_functions
 
 PRELUDE = '''
 game "T" { players 3..3 }
@@ -145,7 +145,7 @@ def test_functions_that_read_only_their_arguments_keep_their_results(decls, last
 
 
 def test_kept_results_stay_right_when_the_full_cache_starts_again(monkeypatch):
-    monkeypatch.setattr(compile_module, "LASTING_LIMIT", 5)
+    monkeypatch.setattr(runtime, "LASTING_LIMIT", 5)
     game = load_source(PRELUDE + "function f(x: int): int = if x > 0 then f(x - 1) + x else 0\n"
                        "var result: int = 0\nplay { for n in [3, 10, 4, 10] { result = result + f(n) } }\n"
                        "scoring p { score \"s\" 0 }\n")

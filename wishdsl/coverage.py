@@ -2,7 +2,8 @@
 
 `CountingState` is a `State` whose hooks count what fires: actions started, Instant abilities resolved, triggers
 (rules of the game and Ongoing abilities of cards) that passed their condition and started to resolve, and
-procedure calls. The hooks are overrides in this subclass, so a plain `State` pays nothing for them, and `clone()`
+procedure calls (frames pushed, and procedures the compiled rules call directly, which ask `st.counting` first).
+The hooks are overrides in this subclass, so a plain `State` pays next to nothing for them, and `clone()`
 returns a plain `State`: the look-ahead of an agent (MCTS) is never counted. Nothing is added to the saved state.
 
 `ablate(game, name)` returns a copy of a compiled game with one ability switched off by name: an action (never
@@ -22,6 +23,7 @@ class CountingState(State):
     """A State that counts the rules that fire, and remembers the per-player enum values at the end of setup."""
 
     __slots__ = ("counts", "pushes", "at_setup_end")
+    counting = True
 
     @classmethod
     def start(cls, game, players: int, seed: int) -> "CountingState":
@@ -31,28 +33,31 @@ class CountingState(State):
     def _bind(self, game, players: int) -> None:
         super()._bind(game, players)
         self.counts = Counter()
-        self.pushes = [0] * len(game.codes)  # frames pushed per block of code (procedure calls among them)
+        self.pushes = [0] * len(game.blocks)  # runs per block of code (procedure calls among them)
         self.at_setup_end = None
 
     def start_action(self, key, who: int, depth: int, span) -> None:
         self.counts["action", key[0]] += 1
         super().start_action(key, who, depth, span)
 
-    def resolve_instant(self, card: int, depth: int, span) -> None:
+    def resolve_instant(self, card: int, depth: int, span) -> bool:
         d = self.ids.of[card]
         if d in self.game.instants:
             self.counts["instant", self.game.card_defs[d].name] += 1
-        super().resolve_instant(card, depth, span)
+        return super().resolve_instant(card, depth, span)
 
-    def _trigger_holds(self, f) -> bool:
-        holds = super()._trigger_holds(f)
+    def trigger_holds(self, f) -> bool:
+        holds = super().trigger_holds(f)
         if holds:
-            self.counts["trigger", f.data[1]] += 1
+            self.counts["trigger", f.data] += 1
         return holds
 
-    def push(self, code: int, env: dict, data, depth: int, span) -> None:
+    def push(self, code: int, env: dict, kind, data, depth: int, span) -> None:
         self.pushes[code] += 1
-        State.push(self, code, env, data, depth, span)
+        State.push(self, code, env, kind, data, depth, span)
+
+    def counted(self, code: int) -> None:
+        self.pushes[code] += 1
 
     def apply(self, action, player=None) -> None:
         if self.at_setup_end is None and not self.in_setup():

@@ -1,0 +1,289 @@
+"""Stage 4: the checked game → one Python module of rules, compiled once per game (DESIGN.md's rules).
+
+Only the checked, resolved syntax tree is read. Python names in the module are built by this generator from
+fixed prefixes and numbers (`b12`, `x3`, `g7`); a name of the game appears only as the `repr()` of a str (an
+environment key, a message); literals are `repr()` of an int, bool, str or None; cards, zones, enums, spans,
+types and decision points are indices into tables the namespace holds. The module imports nothing: its
+namespace is the engine's runtime helpers (`runtime.NAMESPACE`) and these tables. Its text is a deterministic
+function of the checked game (`wishdsl rules GAME` prints it).
+
+What the module defines:
+- `xN(st, env)`: an expression (a variable's start value, a requirement, a scoring step, options of a choice);
+- `fN(st, a0, …)` and its memoised twin `FN(st, span, a0, …)`: a function of the game;
+- `pN(st, env)`: a procedure that never stops, called directly;
+- `bN(st, f)`: a block run from a frame of the effect stack (codegen_stmts.py).
+"""
+from __future__ import annotations
+
+import builtins
+
+from dsl import ast as A
+from dsl.refs import RefKind
+
+from . import runtime as R
+from .codegen_exprs import ExprGen, lasting_functions
+from .codegen_stmts import Out, StmtGen
+from .frames import MODULE_NAME, FrameKind
+
+
+class Rules:
+    """The compiled module: its text, and the callables and tables the engine runs on."""
+
+    def __init__(self, source: str, namespace: dict, blocks: list, names: list, points: list, block_spans: list,
+                 consts: dict):
+        self.source = source
+        self.namespace = namespace
+        self.blocks = blocks  # code number → frame function (or the direct function of a procedure)
+        self.names = names  # code number → the rule's name ("procedure round"; "" for a nested block)
+        self.points = points  # decision points and announcements, by index
+        self.block_spans = block_spans  # code number → the span of its block
+        self.consts = consts
+
+    def fn(self, name: str):
+        return self.namespace[name]
+
+    def fill(self, table, kinds=None) -> None:
+        """Give the module its tables: `table(key)` of each key the code refers to (Game.table), only those
+        of these `kinds` when given."""
+        for key, name in self.consts.items():
+            if kinds is None or key[0] in kinds:
+                self.namespace[name] = table(key)
+
+
+class CodeGen(ExprGen, StmtGen):
+    """Generates the rules module of one game. Request what the Game needs (`root`, `procedure_code`,
+    `action_block`, …), then `compile()` once."""
+
+    def __init__(self, game):
+        self.g = game
+        self.sym = game.sym
+        self.out = Out()
+        self.roots_out = Out()
+        self.spans: list = []
+        self._span_ids: dict = {}
+        self.consts: dict = {}
+        self.names: list = []
+        self.block_spans: dict = {}
+        self.pending: list = []
+        self.point_specs: list = []
+        self._counter = 0
+        self.function_index = {name: i for i, name in enumerate(self.sym.functions)}
+        self.lasting = lasting_functions(self.sym.functions)
+        self.listened = set(game.trigger_keys)
+        self.static_params = {s.name for ab in self.sym.abilities.values() for s in ab.statics}
+        self.procedures: dict = {}
+        self._classify_procedures()
+
+    # ---------------------------------------------------------------- tables and names
+    def span(self, node) -> int:
+        k = self._span_ids.get(id(node))
+        if k is None:
+            k = self._span_ids[id(node)] = len(self.spans)
+            self.spans.append(node.span)
+        return k
+
+    def const(self, key) -> str:
+        """The namespace name of a table identified by `key` (filled in by `tables`)."""
+        name = self.consts.get(key)
+        if name is None:
+            name = self.consts[key] = f"_c{len(self.consts)}"
+        return name
+
+    def fresh(self, prefix: str) -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def new_code(self, name: str) -> int:
+        self.names.append(name)
+        return len(self.names) - 1
+
+    def deferred(self, block: A.Block, kind: FrameKind, name: str, loop=None, trigger=None) -> int:
+        """A code number for a frame function generated once the current one is written."""
+        code = self.new_code(name)
+        self.pending.append((code, block, kind, name, loop, trigger))
+        return code
+
+    def function_name(self, name: str) -> str:
+        return f"F{self.function_index[name]}"
+
+    def procedure_code(self, name: str) -> int:
+        return self.procedures[name]
+
+    # ---------------------------------------------------------------- what stops, what ends
+    def _classify_procedures(self) -> None:
+        """Which procedures may stop (they run in frames) and which may end the game: fixpoints over the calls.
+        A procedure that calls itself, directly or not, runs in frames too, so the stack bounds its depth."""
+        procs = {name: p for name, (p, _) in self.sym.procedures.items()}
+        calls = {name: {c.expr.name for c, _ in A.walk(p.body) if isinstance(c, A.ExprStmt)}
+                 for name, p in procs.items()}
+        self.stopping_procs = {name for name in procs if self._reaches(name, name, calls)}
+        self.ending_procs: set = set()
+        while True:
+            stopping = {name for name, p in procs.items() if name not in self.stopping_procs
+                        and self.block_stops(p.body)}
+            ending = {name for name, p in procs.items() if any(self.ends(s) for s in p.body.stmts)}
+            if not stopping and ending <= self.ending_procs:
+                break
+            self.stopping_procs |= stopping
+            self.ending_procs |= ending
+        for name in procs:
+            self.procedures[name] = self.new_code(f"procedure {name}")
+
+    @staticmethod
+    def _reaches(start: str, goal: str, calls: dict) -> bool:
+        seen, todo = set(), list(calls.get(start, ()))
+        while todo:
+            name = todo.pop()
+            if name == goal:
+                return True
+            if name not in seen:
+                seen.add(name)
+                todo.extend(calls.get(name, ()))
+        return False
+
+    # ---------------------------------------------------------------- what the Game asks for
+    def root(self, e: A.Expr, collection: bool = False) -> str:
+        """The name of `def xN(st, env)` evaluating `e` (as a tuple of values when `collection`)."""
+        return self._root(self.coll(e, {}) if collection else self.expr(e, {}), e.span.line)
+
+    def _root(self, text: str, line: int) -> str:
+        name = self.fresh("x")
+        self.roots_out(f"def {name}(st, env):  # line {line}")
+        self.roots_out(f"    return {text}")
+        return name
+
+    def block(self, block: A.Block, kind: FrameKind, name: str, trigger=None) -> int:
+        """The code number of a block that runs in frames of its own (setup, play, an action, a trigger)."""
+        return self.deferred(block, kind, name, trigger=trigger)
+
+    def decision_point(self, s) -> int:
+        """The index of the decision point of a choose, simultaneously or act statement."""
+        index = len(self.point_specs)
+        span = s.span
+        if isinstance(s, A.Act):
+            by = self.root(s.by)
+            self.point_specs.append((R.Act, (index, span, list(s.actions), Fn(by), s.prompt)))
+        elif isinstance(s, A.Choose):
+            among = self.root(s.options, collection=True)
+            by = self.root(s.by) if s.by is not None else self._root("env['you']", s.span.line)
+            verb = s.verb or self.verb(s.target)
+            self.point_specs.append((R.Choice, (index, span, self.place_spec(s.target), Fn(among), Fn(among),
+                                                s.options.ty.element(), Fn(by), s.prompt, verb, s.distinct,
+                                                s.skip)))
+        else:
+            players, options = self.root(s.players, collection=True), self.root(s.options, collection=True)
+            verb = s.verb or self.verb(s.target)
+            self.point_specs.append((R.Simultaneous, (index, span, s.var, Fn(players), self.place_spec(s.target),
+                                                      Fn(options), s.options.ty.element(), s.prompt, verb,
+                                                      s.distinct, s.skip)))
+        return index
+
+    def announcement(self, s: A.Announce) -> int:
+        index = len(self.point_specs)
+        self.point_specs.append((R.Announcement, (index, s.span, Fn(self.root(s.value)), s.value.ty)))
+        return index
+
+    @staticmethod
+    def verb(target: A.Expr) -> str:
+        return target.name if isinstance(target, (A.Name, A.FieldOf)) else "choose"
+
+    def place_spec(self, t: A.Expr) -> tuple:
+        """An assignable place as (kind, index or name, name of the function giving its player or key)."""
+        kind, name = t.ref.kind, t.ref.name
+        if kind is RefKind.LOCAL:
+            return ("local", name, None)
+        if kind is RefKind.VAR:
+            return ("gvar", self.g.gvar_index[name], None)
+        if kind is RefKind.PVAR:
+            return ("pvar", self.g.pvar_index[name], Fn(self.root(t.obj)))
+        return ("kvar", self.g.kvar_index[name], Fn(self.root(t.key)))
+
+    # ---------------------------------------------------------------- generation
+    def functions(self) -> None:
+        for name, (f, _, _) in self.sym.functions.items():
+            k = self.function_index[name]
+            params = [p.name for p in f.params]
+            args = [f"a{i}" for i in range(len(params))]
+            scope = dict(zip(params, args))
+            sig = "".join(f", {a}" for a in args)
+            tup = "(" + "".join(f"{a}, " for a in args) + ")"
+            out = self.out
+            out(f"def f{k}(st{sig}):  # function {name!r}, line {f.span.line}")
+            out(f"    return {self.expr(f.body, scope)}")
+            out(f"def F{k}(st, _k{sig}):")
+            out.indent()
+            out(f"key = ({k}, {', '.join(args)}{',' if len(args) == 1 else ''})" if args else f"key = ({k},)")
+            if name in self.lasting:
+                out("r = _LASTING.get(key, _MISSING)")
+                out("if r is _MISSING:")
+                out("    if len(_LASTING) >= _LASTING_LIMIT:")
+                out("        _LASTING.clear()")
+                out(f"    r = _LASTING[key] = _call(st, f{k}, {tup}, {name!r}, _S[_k])")
+                out("return r")
+            else:
+                out("memo = st.memo")
+                out("if st.memo_version != st.version:")
+                out("    memo.clear()")
+                out("    st.memo_version = st.version")
+                out("r = memo.get(key, _MISSING)")
+                out("if r is _MISSING:")
+                out(f"    r = memo[key] = _call(st, f{k}, {tup}, {name!r}, _S[_k])")
+                out("return r")
+            out.indent(-1)
+            out("")
+
+    def procedure_functions(self) -> None:
+        for name, (p, _) in self.sym.procedures.items():
+            code = self.procedures[name]
+            if name in self.stopping_procs:
+                self.pending.append((code, p.body, FrameKind.BLOCK, f"procedure {name}", None, None))
+            else:
+                self.direct_procedure(code, p)
+
+    def drain(self) -> None:
+        """Write every frame function asked for, those asked for while writing included."""
+        while self.pending:
+            code, block, kind, name, loop, trigger = self.pending.pop(0)
+            if kind is None:  # a statement nested too deeply to stay inline (codegen_stmts.hoisted)
+                self.direct_function(code, [block], block, f"line {block.span.line}")
+            else:
+                self.frame_function(code, block, kind, name, loop=loop, trigger=trigger)
+
+    def source(self) -> str:
+        head = ["# The rules of one game, generated by wishdsl from its checked syntax tree. Do not edit.", ""]
+        return "\n".join(head + self.roots_out.lines + [""] + self.out.lines) + "\n"
+
+    def compile(self) -> Rules:
+        """Write what is still pending, compile the module and build its tables and decision points."""
+        self.functions()
+        self.procedure_functions()
+        self.drain()
+        text = self.source()
+        ns = dict(R.NAMESPACE)
+        ns.update({"_S": tuple(self.spans), "_MAX_LOOP": R.MAX_LOOP, "_LASTING": {}, "_MISSING": R.MISSING,
+                   "_LASTING_LIMIT": R.LASTING_LIMIT, "_BLOCK": FrameKind.BLOCK, "_FOR": FrameKind.FOR,
+                   "_REPEAT": FrameKind.REPEAT, "_WHILE": FrameKind.WHILE, "__builtins__": BUILTINS})
+        exec(compile(text, MODULE_NAME, "exec"), ns)  # the generated module: see the module docstring
+        points = [cls(*[_resolved(a, ns) for a in args]) for cls, args in self.point_specs]
+        ns["_P"] = tuple(points)
+        blocks = [ns.get(f"b{code}") or ns.get(f"p{code}") for code in range(len(self.names))]
+        block_spans = [self.block_spans.get(code) for code in range(len(self.names))]
+        return Rules(text, ns, blocks, list(self.names), points, block_spans, dict(self.consts))
+
+
+class Fn(str):
+    """The name of a function of the module, in a decision point's arguments (replaced by the function)."""
+
+    __slots__ = ()
+
+
+def _resolved(arg, ns: dict):
+    if isinstance(arg, Fn):
+        return ns[arg]
+    if type(arg) is tuple:
+        return tuple(_resolved(a, ns) for a in arg)
+    return arg
+
+
+BUILTINS = {name: getattr(builtins, name) for name in ("abs", "all", "any", "len", "max", "min", "range", "sum",
+                                                        "tuple")}

@@ -1,0 +1,325 @@
+"""The Game's tables, built once from a checked game: indices of zones and variables, card definitions, actions,
+triggers, parameters — and the rules module generated for them (interpreter/codegen.py)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from dsl import ast as A
+from dsl import types as T
+
+from .codegen import CodeGen
+from .frames import FrameKind
+
+LOGGED_KINDS = ("int", "bag", "player", "enum")  # changes of these are logged unless the var is @quiet
+
+
+@attrs.define
+class VarInfo:
+    name: str
+    ty: T.Type
+    init: object
+    minimum: Optional[int]
+    logged: bool
+    key_name: Optional[str] = None  # keyed variables: the binder of the key in the initial value
+    key_type: Optional[T.Type] = None
+    keys: Optional[tuple] = None  # the enum members it is keyed by; None when keyed by player
+
+    def key_values(self, st) -> tuple:
+        return self.keys if self.keys is not None else st.seats
+
+    def key_index(self, game, key) -> int:
+        return game.member_order[key] if self.keys is not None else key
+
+
+@attrs.define
+class ParamInfo:
+    name: str
+    ty: T.Type
+    value: object
+    per_player: bool
+    statics: list = attrs.Factory(list)  # (card def, kind, op, function)
+
+
+@attrs.define
+class ActionDef:
+    name: str
+    param_names: list
+    param_types: list
+    domains: list
+    guards: list  # leading requirements independent of the parameters: (condition, message)
+    requires: list  # the others: (how many parameters are chosen before the check, condition, message)
+    code: int
+    span: A.Span
+
+
+@attrs.define
+class TriggerDef:
+    index: int
+    source: Optional[int]  # card definition carrying it, None for a rule of the game
+    kind: Optional[str]
+    binders: list
+    cond: object
+    after: bool
+    order: int
+    code: int
+    span: A.Span
+    label: str
+    name: Optional[str] = None  # `when NAME: …`
+
+    def describe(self) -> str:
+        return f"{self.label} (line {self.span.line})"
+
+
+@attrs.define
+class CardDef:
+    name: str
+    kind: str
+    fields: dict
+    reconstructed: Optional[str]
+
+
+class Identities:
+    """Which card each instance is: `of[c]` is instance c's card definition, `instances[d]` the instances of
+    definition d. A fact of one world, held by its State: a sample of an information set is a State with other
+    identities. Never changed once made (states share it; a new world gets a new one)."""
+
+    __slots__ = ("of", "instances")
+
+    def __init__(self, of, ndefs: int):
+        self.of = tuple(of)
+        self.instances = [[] for _ in range(ndefs)]
+        for c, d in enumerate(self.of):
+            self.instances[d].append(c)
+        self.instances = tuple(tuple(cs) for cs in self.instances)
+
+
+@attrs.define
+class Layout:
+    """Where each zone's cards live for one player count: zone slots, their names, owners, visibility."""
+
+    slots: int
+    slot_names: list
+    slot_owner: list
+    slot_vis: list
+    slot_limit: list
+    pzone_base: int
+    active: dict
+
+
+def event_key(ev: A.EventPattern) -> tuple:
+    """What a trigger listens to: ("custom", event), ("changed", variable) or ("moved",)."""
+    if ev.form == "custom":
+        return ("custom", ev.name)
+    if ev.form == "changed":
+        return ("changed", ev.name)
+    return ("moved",)
+
+
+def pattern_text(ev: A.EventPattern) -> str:
+    if ev.form == "changed":
+        return f"{ev.name} changes"
+    if ev.form == "moved":
+        return "a card moves"
+    return ev.name
+
+
+class Builder:
+    """Fills a Game's tables from its checked symbols: `Builder(game).build()`. Tables name the functions of
+    the rules module first (by their generated names) and hold the compiled functions once it is compiled."""
+
+    def __init__(self, game):
+        self.g = game
+        self.sym = game.sym
+        self.constants: list = []  # (function name, what to do with its value)
+
+    def build(self) -> None:
+        g, sym = self.g, self.sym
+        self.indices()
+        g.trigger_keys = {event_key(t.event) for t in sym.triggers}
+        g.trigger_keys |= {event_key(t.event) for ab in sym.abilities.values() for t in ab.triggers}
+        gen = self.gen = CodeGen(g)
+        root = gen.root
+        self.enum_data()
+        self.cards()
+        g.params = [self.param(p, t) for p, t in sym.params.values()]
+        g.gvars, g.pvars, g.kvars = ([self.var(v) for v in vs] for vs in self.var_groups)
+        g.procedures = dict(gen.procedures)
+        g.actions = {name: self.action(a) for name, a in sym.actions.items()}
+        self.triggers_and_abilities()
+        g.setup_code = gen.block(sym.setup.body, FrameKind.BLOCK, "setup") if sym.setup else None
+        g.play_code = gen.block(sym.play.body, FrameKind.BLOCK, "play")
+        g.scoring_var = sym.scoring.var if sym.scoring else "p"
+        g.scoring = [(s.form, s.label, root(s.expr)) for s in sym.scoring.steps] if sym.scoring else []
+        g.invariants = [(i.name, root(i.cond)) for i in sym.invariants]
+        g.zone_limits = {z.name: root(z.limit) for z in sym.zones.values() if z.limit is not None}
+        rules = g.rules = gen.compile()
+        rules.fill(g.table, ("order", "members", "type", "cname"))  # what the constants below may read
+        self.resolve(rules.fn)
+        g.blocks, g.block_names, g.points, g.block_spans = rules.blocks, rules.names, rules.points, rules.block_spans
+        rules.fill(g.table)
+
+    def resolve(self, fn) -> None:
+        """Put the compiled functions where the tables named them, and evaluate the constants."""
+        g = self.g
+        for name, put in self.constants:
+            put(fn(name)(None, {}))
+        for v in (*g.gvars, *g.pvars, *g.kvars):
+            v.init = fn(v.init)
+        for p in g.params:
+            p.value = fn(p.value)
+            p.statics = [(d, kind, op, fn(f)) for d, kind, op, f in p.statics]
+        for a in g.actions.values():
+            a.domains = [fn(d) if isinstance(d, str) else d for d in a.domains]
+            a.guards = [(fn(c), m) for c, m in a.guards]
+            a.requires = [(level, fn(c), m) for level, c, m in a.requires]
+        for t in g.trigger_defs:
+            t.cond = fn(t.cond) if t.cond is not None else None
+        g.scoring = [(form, label, fn(f)) for form, label, f in g.scoring]
+        g.invariants = [(name, fn(f)) for name, f in g.invariants]
+        g.zone_limits = {name: fn(f) for name, f in g.zone_limits.items()}
+
+    def value(self, e: A.Expr, put) -> None:
+        """Evaluate a constant expression once the module is compiled and give it to `put`."""
+        self.constants.append((self.gen.root(e), put))
+
+    # ---------------------------------------------------------------- tables
+    def indices(self) -> None:
+        g, sym = self.g, self.sym
+        g.enum_members = {name: tuple(m.name for m in e.members) for name, e in sym.enums.items()}
+        g.member_display = {m.name: (m.display or m.name) for e in sym.enums.values() for m in e.members}
+        g.member_order = {m: i for ms in g.enum_members.values() for i, m in enumerate(ms)}
+        g.member_index = g.member_order
+        shared = [z for z in sym.zones.values() if not z.per_player]
+        per_player = [z for z in sym.zones.values() if z.per_player]
+        g.shared_zones, g.player_zones = shared, per_player
+        g.zone_base = {z.name: i for i, z in enumerate(shared)}
+        g.pzone_index = {z.name: j for j, z in enumerate(per_player)}
+        g.pzone_base = len(shared)
+        gv = [v for v, _ in sym.vars.values() if not v.per_player and v.keyed_by is None]
+        pv = [v for v, _ in sym.vars.values() if v.per_player]
+        kv = [v for v, _ in sym.vars.values() if v.keyed_by is not None]
+        self.var_groups = (gv, pv, kv)
+        g.gvar_index = {v.name: i for i, v in enumerate(gv)}
+        g.pvar_index = {v.name: i for i, v in enumerate(pv)}
+        g.kvar_index = {v.name: i for i, v in enumerate(kv)}
+        g.param_index = {name: i for i, name in enumerate(sym.params)}
+
+    def enum_data(self) -> None:
+        """The fields of enum members written as tables: member → {field: value}."""
+        g = self.g
+        g.enum_data = {}
+        for e in self.sym.enums.values():
+            names = [f.name for f in e.fields]
+            for row in e.rows:
+                cells = dict(zip(e.columns, row.cells))
+                data = g.enum_data[cells["member"].name] = {}
+                for f in names:
+                    self.value(cells[f], lambda v, data=data, f=f: data.__setitem__(f, v))
+
+    def cards(self) -> None:
+        g, sym = self.g, self.sym
+        g.card_defs, g.defs_named, g.card_start = [], {}, []
+        start_defs: list = []
+        for cd in sym.card_decls:
+            kind = sym.kinds[cd.kind]
+            for row in cd.rows:
+                cells = dict(zip(cd.columns, row.cells))
+                fields: dict = {}
+                for f in kind.fields:
+                    put = lambda v, fields=fields, f=f.name: fields.__setitem__(f, v)  # noqa: E731
+                    self.value(cells.get(f.name, f.default), put)
+                name = cells["name"].value
+                count = cells["count"].value if "count" in cells else 1
+                rec = next((a.text or "reconstructed" for a in row.annots if a.name == "reconstructed"), None)
+                d = len(g.card_defs)
+                g.card_defs.append(CardDef(name, cd.kind, fields, rec))
+                g.defs_named.setdefault(name, []).append(d)
+                for _ in range(count):
+                    start_defs.append(d)
+                    g.card_start.append(g.zone_base[cd.zone])
+        g.identities = Identities(start_defs, len(g.card_defs))
+
+    def var(self, v: A.Var) -> VarInfo:
+        g = self.g
+        ty = self.sym.vars[v.name][1]
+        names = {a.name for a in v.annots}
+        logged = "logged" in names or ("quiet" not in names and ty.kind in LOGGED_KINDS and not ty.optional)
+        info = VarInfo(v.name, ty, self.gen.root(v.init), None, logged)
+        if v.minimum is not None:
+            self.value(v.minimum, lambda m: setattr(info, "minimum", m))
+        if v.keyed_by is not None:
+            kt = self.sym.var_keys[v.name]
+            info.key_name, info.key_type = v.keyed_by.name, kt
+            info.keys = g.enum_members[kt.name] if kt.kind == "enum" else None
+        return info
+
+    def param(self, p: A.Param, ty: T.Type) -> ParamInfo:
+        return ParamInfo(p.name, ty, self.gen.root(p.value), p.per_player)
+
+    def action(self, a: A.Action) -> ActionDef:
+        names, types, domains = [], [], []
+        for p in a.params:
+            names.append(p.name)
+            if p.domain is not None:
+                domains.append(self.gen.root(p.domain, collection=True))
+                types.append(p.domain.ty.element())
+                continue
+            t = T.from_ref(p.type, set(self.sym.enums), set(self.sym.kinds))
+            types.append(t)
+            if t.kind == "enum":
+                vals = self.g.enum_members[t.name]
+                domains.append(lambda st, env, vals=vals: vals)
+            elif t.kind == "player":
+                domains.append(lambda st, env: st.seats)
+            else:
+                domains.append(lambda st, env: (False, True))
+        guards, requires, rest = [], [], []
+        for s in a.body.stmts:
+            if isinstance(s, A.Require) and not rest:
+                # A leading requirement is checked once the parameters it reads are chosen (never before an
+                # earlier one): those that read none once per action, the others once per choice of them.
+                level = max([i + 1 for i, n in enumerate(names) if A.uses_names(s.cond, {n})]
+                            + [requires[-1][0] if requires else 0])
+                if level == 0:
+                    guards.append((self.gen.root(s.cond), s.message))
+                else:
+                    requires.append((level, self.gen.root(s.cond), s.message))
+            else:
+                rest.append(s)
+        code = self.gen.block(A.Block(rest, span=a.body.span), FrameKind.ACTION, f"action {a.name}")
+        return ActionDef(a.name, names, types, domains, guards, requires, code, a.span)
+
+    def triggers_and_abilities(self) -> None:
+        g, sym = self.g, self.sym
+        g.trigger_defs, g.instants = [], {}
+        keys: dict = {}
+        for t in sym.triggers:
+            label = f"{t.name}: " * (t.name is not None) + f"when {pattern_text(t.event)}"
+            self.trigger(t, None, None, label, keys)
+        for card, ab in sym.abilities.items():
+            kind = sym.cards[card]
+            defs = g.defs_named[card]
+            if ab.instant is not None:
+                code = self.gen.block(ab.instant.body, FrameKind.BLOCK, f'"{card}": instant')
+                for d in defs:
+                    g.instants[d] = code
+            for t in ab.triggers:
+                for d in defs:
+                    self.trigger(t, d, kind, f'"{card}": when {pattern_text(t.event)}', keys)
+            for s in ab.statics:
+                fn = self.gen.root(s.value)
+                for d in defs:
+                    g.params[g.param_index[s.name]].statics.append((d, kind, s.op, fn))
+        g.triggers = {}
+        for t in sorted(g.trigger_defs, key=lambda t: (t.order, t.index)):
+            g.triggers.setdefault(keys[t.index], []).append(t)
+
+    def trigger(self, t: A.Trigger, source, kind, label: str, keys: dict) -> None:
+        index = len(self.g.trigger_defs)
+        cond = self.gen.root(t.cond) if t.cond is not None else None
+        code = self.gen.block(t.body, FrameKind.TRIGGER, label, trigger=index)
+        self.g.trigger_defs.append(TriggerDef(index, source, kind, list(t.event.binders), cond, t.after_action,
+                                              t.order, code, t.span, label, t.name))
+        keys[index] = event_key(t.event)
