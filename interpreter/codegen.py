@@ -24,6 +24,7 @@ from . import runtime as R
 from .codegen_exprs import ExprGen, lasting_functions
 from .codegen_stmts import Out, StmtGen
 from .frames import MODULE_NAME, FrameKind
+from .log import logged
 
 
 class Rules:
@@ -69,8 +70,10 @@ class CodeGen(ExprGen, StmtGen):
         self._counter = 0
         self.function_index = {name: i for i, name in enumerate(self.sym.functions)}
         self.lasting = lasting_functions(self.sym.functions)
+        self._classify_functions()
         self.listened = set(game.trigger_keys)
         self.static_params = {s.name for ab in self.sym.abilities.values() for s in ab.statics}
+        self.var_logged = {name: logged(v, ty) for name, (v, ty) in self.sym.vars.items()}
         self.procedures: dict = {}
         self._classify_procedures()
 
@@ -167,15 +170,61 @@ class CodeGen(ExprGen, StmtGen):
             among = self.root(s.options, collection=True)
             by = self.root(s.by) if s.by is not None else self._root("env['you']", s.span.line)
             verb = s.verb or self.verb(s.target)
-            self.point_specs.append((R.Choice, (index, span, self.place_spec(s.target), Fn(among), Fn(among),
+            self.point_specs.append((R.Choice, (index, span, Fn(self.writer(s, "value")), Fn(among), Fn(among),
                                                 s.options.ty.element(), Fn(by), s.prompt, verb, s.distinct,
                                                 s.skip)))
         else:
             players, options = self.root(s.players, collection=True), self.root(s.options, collection=True)
             verb = s.verb or self.verb(s.target)
-            self.point_specs.append((R.Simultaneous, (index, span, s.var, Fn(players), self.place_spec(s.target),
+            self.point_specs.append((R.Simultaneous, (index, span, s.var, Fn(players), Fn(self.writer(s, "who, value")),
                                                       Fn(options), s.options.ty.element(), s.prompt, verb,
                                                       s.distinct, s.skip)))
+        return index
+
+    def enumerator(self, a: A.Action, types: list, guards: list, requires: list) -> str:
+        """The name of `def eN(st, who, out)`, which appends to `out` the key (name, parameter values) of every
+        legal instance of action `a`, in the order `Machine._instances` lists them: `guards` are the leading
+        requirements that read no parameter, `requires` the others as (level, condition), each checked once
+        the `level` first parameters are chosen."""
+        name = self.fresh("e")
+        out = self.roots_out
+        out(f"def {name}(st, who, out):  # action {a.name!r}, line {a.span.line}")
+        out("    env = {'you': who}")
+        if guards:
+            out("    if not (" + " and ".join(f"({self.expr(g, {})})" for g in guards) + "):")
+            out("        return")
+        indent, values = "    ", []
+        for i, p in enumerate(a.params):
+            checks = [c for level, c in requires if level == i + 1]
+            last = i == len(a.params) - 1 and not checks
+            var = self.fresh("v")
+            values.append(var)
+            domain = self.domain(p, types[i])
+            out(f"{indent}for {var} in {domain if last else f'tuple({domain})'}:")
+            indent += "    "
+            if not last:
+                out(f"{indent}env[{p.name!r}] = {var}")
+            if checks:
+                out(f"{indent}if not (" + " and ".join(f"({self.expr(c, {})})" for c in checks) + "):")
+                out(f"{indent}    continue")
+        out(f"{indent}out.append(({a.name!r}, (" + "".join(f"{v}, " for v in values) + ")))")
+        out(f"{indent}if len(out) > _MAX_OPTIONS:")
+        out(f"{indent}    raise _too_many({a.name!r}, _S[{self.span(a)}])")
+        return name
+
+    def domain(self, p: A.ActionParam, t) -> str:
+        """The values a parameter of an action ranges over: its `in` collection, or every value of type `t`."""
+        if p.domain is not None:
+            return self.coll(p.domain, {}, copy=False)
+        if t.kind == "enum":
+            return repr(self.g.enum_members[t.name])
+        if t.kind == "player":
+            return "st.seats"
+        return "(False, True)"
+
+    def say_point(self, s: A.Log) -> int:
+        index = len(self.point_specs)
+        self.point_specs.append((R.Say, (index, s.span, tuple(p.ty for p in s.parts))))
         return index
 
     def announcement(self, s: A.Announce) -> int:
@@ -183,22 +232,51 @@ class CodeGen(ExprGen, StmtGen):
         self.point_specs.append((R.Announcement, (index, s.span, Fn(self.root(s.value)), s.value.ty)))
         return index
 
+    def writer(self, s, args: str) -> str:
+        """The name of `def wN(st, env, …)` storing a decision's answer `value` in its target (for a
+        simultaneous decision, `who`'s answer, `who` standing for the statement's player variable)."""
+        name = self.fresh("w")
+        saved, self.out = self.out, Out()
+        self.out(f"def {name}(st, env, {args}):  # line {s.span.line}")
+        self.out.indent()
+        scope = {s.var: "who"} if isinstance(s, A.Simultaneous) else {}
+        self.write_place(s.target, "value", s, scope)
+        self.roots_out.lines.extend(self.out.lines)
+        self.out = saved
+        return name
+
     @staticmethod
     def verb(target: A.Expr) -> str:
         return target.name if isinstance(target, (A.Name, A.FieldOf)) else "choose"
 
-    def place_spec(self, t: A.Expr) -> tuple:
-        """An assignable place as (kind, index or name, name of the function giving its player or key)."""
-        kind, name = t.ref.kind, t.ref.name
-        if kind is RefKind.LOCAL:
-            return ("local", name, None)
-        if kind is RefKind.VAR:
-            return ("gvar", self.g.gvar_index[name], None)
-        if kind is RefKind.PVAR:
-            return ("pvar", self.g.pvar_index[name], Fn(self.root(t.obj)))
-        return ("kvar", self.g.kvar_index[name], Fn(self.root(t.key)))
-
     # ---------------------------------------------------------------- generation
+    def _classify_functions(self) -> None:
+        """Which functions call themselves (directly or not: their depth is bounded by `runtime.call_function`)
+        and which are remembered per state (`memoised`): those that walk collections, draw at random or call
+        one that is remembered. A function that is neither is called as it is: looking up a remembered result
+        would cost more than computing it again, and it draws nothing, so the game cannot tell."""
+        funcs = {name: f for name, (f, _, _) in self.sym.functions.items()}
+        calls, heavy = {}, set()
+        for name, f in funcs.items():
+            nodes = [n for n, _ in A.walk(f.body)]
+            calls[name] = {n.ref.name for n in nodes if isinstance(n, A.Call) and n.ref is not None
+                           and n.ref.kind is RefKind.FUNC}
+            if any(isinstance(n, A.Generator) or (isinstance(n, A.Call) and n.name == "random") for n in nodes):
+                heavy.add(name)
+        self.recursive = {name for name in funcs if self._reaches(name, name, calls)}
+        self.memoised = heavy | self.recursive
+        while True:
+            more = {name for name in funcs if name not in self.memoised and calls[name] & self.memoised}
+            if not more:
+                break
+            self.memoised |= more
+
+    def function_call(self, name: str, args: list, span: int) -> str:
+        k = self.function_index[name]
+        if name in self.memoised or name in self.lasting:
+            return f"F{k}(st, {span}" + "".join(f", {a}" for a in args) + ")"
+        return f"f{k}(st" + "".join(f", {a}" for a in args) + ")"
+
     def functions(self) -> None:
         for name, (f, _, _) in self.sym.functions.items():
             k = self.function_index[name]
@@ -206,31 +284,39 @@ class CodeGen(ExprGen, StmtGen):
             args = [f"a{i}" for i in range(len(params))]
             scope = dict(zip(params, args))
             sig = "".join(f", {a}" for a in args)
-            tup = "(" + "".join(f"{a}, " for a in args) + ")"
             out = self.out
             out(f"def f{k}(st{sig}):  # function {name!r}, line {f.span.line}")
             out(f"    return {self.expr(f.body, scope)}")
-            out(f"def F{k}(st, _k{sig}):")
-            out.indent()
-            out(f"key = ({k}, {', '.join(args)}{',' if len(args) == 1 else ''})" if args else f"key = ({k},)")
-            if name in self.lasting:
-                out("r = _LASTING.get(key, _MISSING)")
-                out("if r is _MISSING:")
-                out("    if len(_LASTING) >= _LASTING_LIMIT:")
-                out("        _LASTING.clear()")
-                out(f"    r = _LASTING[key] = _call(st, f{k}, {tup}, {name!r}, _S[_k])")
-                out("return r")
-            else:
-                out("memo = st.memo")
-                out("if st.memo_version != st.version:")
-                out("    memo.clear()")
-                out("    st.memo_version = st.version")
-                out("r = memo.get(key, _MISSING)")
-                out("if r is _MISSING:")
-                out(f"    r = memo[key] = _call(st, f{k}, {tup}, {name!r}, _S[_k])")
-                out("return r")
-            out.indent(-1)
+            if name in self.memoised or name in self.lasting:
+                self.memo_wrapper(name, k, args)
             out("")
+
+    def memo_wrapper(self, name: str, k: int, args: list) -> None:
+        """`FN(st, span, …)`: function N's result, remembered while the state does not change (or for good,
+        for a function of its arguments alone); a function that calls itself is bounded in depth."""
+        out = self.out
+        sig = "".join(f", {a}" for a in args)
+        tup = "(" + "".join(f"{a}, " for a in args) + ")"
+        call = f"_call(st, f{k}, {tup}, {name!r}, _S[_k])" if name in self.recursive else f"f{k}(st{sig})"
+        out(f"def F{k}(st, _k{sig}):")
+        out.indent()
+        out(f"key = ({k}, {', '.join(args)}{',' if len(args) == 1 else ''})" if args else f"key = ({k},)")
+        if name in self.lasting:
+            out("r = _LASTING.get(key, _MISSING)")
+            out("if r is _MISSING:")
+            out("    if len(_LASTING) >= _LASTING_LIMIT:")
+            out("        _LASTING.clear()")
+            out(f"    r = _LASTING[key] = {call}")
+        else:
+            out("memo = st.memo")
+            out("if st.memo_version != st.version:")
+            out("    memo.clear()")
+            out("    st.memo_version = st.version")
+            out("r = memo.get(key, _MISSING)")
+            out("if r is _MISSING:")
+            out(f"    r = memo[key] = {call}")
+        out("return r")
+        out.indent(-1)
 
     def procedure_functions(self) -> None:
         for name, (p, _) in self.sym.procedures.items():
@@ -260,7 +346,7 @@ class CodeGen(ExprGen, StmtGen):
         self.drain()
         text = self.source()
         ns = dict(R.NAMESPACE)
-        ns.update({"_S": tuple(self.spans), "_MAX_LOOP": R.MAX_LOOP, "_LASTING": {}, "_MISSING": R.MISSING,
+        ns.update({"_S": tuple(self.spans), "_MAX_LOOP": R.MAX_LOOP, "_MAX_OPTIONS": R.MAX_ACTION_OPTIONS, "_LASTING": {}, "_MISSING": R.MISSING,
                    "_LASTING_LIMIT": R.LASTING_LIMIT, "_BLOCK": FrameKind.BLOCK, "_FOR": FrameKind.FOR,
                    "_REPEAT": FrameKind.REPEAT, "_WHILE": FrameKind.WHILE, "__builtins__": BUILTINS})
         exec(compile(text, MODULE_NAME, "exec"), ns)  # the generated module: see the module docstring

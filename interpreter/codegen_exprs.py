@@ -107,8 +107,7 @@ class ExprGen:
     # ---------------------------------------------------------------- calls
     def x_Call(self, e: A.Call, scope) -> str:
         if e.ref.kind is RefKind.FUNC:
-            args = "".join(f", {self.expr(a, scope)}" for a in e.args)
-            return f"{self.function_name(e.ref.name)}(st, {self.span(e)}{args})"
+            return self.function_call(e.ref.name, [self.expr(a, scope) for a in e.args], self.span(e))
         return self.builtin(e, e.ref.name, scope)
 
     def generator(self, gen: A.Generator, scope: dict) -> str:

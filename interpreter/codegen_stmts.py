@@ -16,6 +16,7 @@ from dsl import ast as A
 from dsl.refs import RefKind
 
 from .frames import FrameKind
+from .log import Entry, has_card_refs
 
 DECISIONS = (A.Choose, A.Simultaneous, A.Act)
 MAX_BLOCKS = 12  # Python loops nested in one generated function (CPython refuses more than 20 blocks)
@@ -317,30 +318,74 @@ class StmtGen:
             return f"env[{t.ref.name!r}]"
         return self.expr(t, {})
 
-    def write_place(self, t: A.Expr, value: str, s) -> None:
+    def write_place(self, t: A.Expr, value: str, s, scope: dict = None) -> None:
+        """Store `value` (a Python expression) in an assignable place. Every write but a `let` counts as a
+        change of the state (`st.version`), as it always has: remembered function results start again."""
         kind, name = t.ref.kind, t.ref.name
-        g, out, k = self.g, self.out, self.span(s)
+        g, out, k, scope = self.g, self.out, self.span(s), scope or {}
         if kind is RefKind.LOCAL:
+            out("st.version += 1")
             out(f"env[{name!r}] = {value}")
-        elif kind is RefKind.VAR:
-            out(f"st.set_gvar({g.gvar_index[name]}, {value}, _S[{k}])")
+            return
+        plain = self.plain_var(name)
+        if kind is RefKind.VAR:
+            i = g.gvar_index[name]
+            line = f"st.gvars[{i}] = {value}" if plain else f"st.set_gvar({i}, {value}, _S[{k}])"
         elif kind is RefKind.PVAR:
-            out(f"st.set_pvar({g.pvar_index[name]}, {self.expr(t.obj, {})}, {value}, _S[{k}])")
+            i, p = g.pvar_index[name], self.expr(t.obj, scope)
+            line = f"st.pvars[{p}][{i}] = {value}" if plain else f"st.set_pvar({i}, {p}, {value}, _S[{k}])"
         else:
-            out(f"st.set_kvar({g.kvar_index[name]}, {self.expr(t.key, {})}, {value}, _S[{k}])")
+            i, key = g.kvar_index[name], self.expr(t.key, scope)
+            if not plain:
+                line = f"st.set_kvar({i}, {key}, {value}, _S[{k}])"
+            elif g.kvars[i].keys is not None:
+                line = f"st.kvars[{i}][{self.const(('order',))}[{key}]] = {value}"
+            else:
+                line = f"st.kvars[{i}][{key}] = {value}"
+        if plain:
+            out("st.version += 1")
+        out(line)
+
+    def plain_var(self, name: str) -> bool:
+        """Is writing this variable only storing its value: not logged, watched by no trigger, no minimum?"""
+        v = self.sym.vars[name][0]
+        return (v.minimum is None and not self.var_logged[name] and ("changed", name) not in self.listened)
 
     def s_Transfer(self, s: A.Transfer):
+        """Both places change before anyone hears of either (`World.write_vars`); a local place, rarely
+        transferred to, goes through the engine's general places."""
         out = self.out
         bag = s.amount.ty.kind == "bag"
         k = self.span(s)
         out(f"_v = {self.expr(s.amount, {})}")
-        src, dst = self.place_ref(s.source), self.place_ref(s.dest)
-        out(f"_a, _b = st.read_place({src}, env), st.read_place({dst}, env)")
+        if RefKind.LOCAL in (s.source.ref.kind, s.dest.ref.kind):
+            src, dst = self.place_ref(s.source), self.place_ref(s.dest)
+            out(f"_a, _b = st.read_place({src}, env), st.read_place({dst}, env)")
+            write = f"st.write_places((({src}, _a), ({dst}, _b)), env, _S[{k}])"
+        else:
+            (ga, ia, ka, ra), (gb, ib, kb, rb) = self.var_ref(s.source, "_ka"), self.var_ref(s.dest, "_kb")
+            out(f"_ka, _kb = {ka}, {kb}")
+            out(f"_a, _b = {ra}, {rb}")
+            write = f"st.write_vars((({ga}, {ia}, _ka, _a), ({gb}, {ib}, _kb, _b)), _S[{k}])"
         if bag:
             out(f"_a, _b = _bag_sub(_a, _v, _S[{k}]), _bag_add(_b, _v)")
         else:
             out("_a, _b = _a - _v, _b + _v")
-        out(f"st.write_places((({src}, _a), ({dst}, _b)), env, _S[{k}])")
+        out(write)
+
+    def var_ref(self, t: A.Expr, key: str) -> tuple:
+        """(group, index, the text of its player or key, the text reading it once `key` holds that) of a
+        variable: group 0 shared, 1 per player, 2 keyed."""
+        kind, name, g = t.ref.kind, t.ref.name, self.g
+        if kind is RefKind.VAR:
+            i = g.gvar_index[name]
+            return 0, i, "None", f"st.gvars[{i}]"
+        if kind is RefKind.PVAR:
+            i = g.pvar_index[name]
+            return 1, i, self.expr(t.obj, {}), f"st.pvars[{key}][{i}]"
+        i = g.kvar_index[name]
+        at = f"{self.const(('order',))}[{key}]" if g.kvars[i].keys is not None else key
+        return 2, i, self.expr(t.key, {}), f"st.kvars[{i}][{at}]"
 
     def place_ref(self, t: A.Expr) -> str:
         """A place as the engine's (kind, index, player or key function) triple, for `read_place`."""
@@ -451,8 +496,12 @@ class StmtGen:
         self.out(f"_P[{self.announcement(s)}].run(st, env)")
 
     def s_Log(self, s: A.Log):
-        parts = "".join(f"({self.expr(p, {})}, {self.const(('type', p.ty))}), " for p in s.parts)
-        self.out(f"st.log_values(({parts}))")
+        values = "".join(f"{self.expr(p, {})}, " for p in s.parts)
+        point = self.say_point(s)
+        if any(has_card_refs(p.ty) for p in s.parts):
+            self.out(f"_P[{point}].run(st, ({values}))")
+        else:  # a compact entry of the log (interpreter/log.py)
+            self.out(f"st.log.append(({int(Entry.SAY)}, ({values}), {point}))")
 
     def s_Emit(self, s: A.Emit):
         args = "".join(f"{self.expr(a, {})}, " for a in s.args)

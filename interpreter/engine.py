@@ -3,12 +3,14 @@
 `to_json`."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Optional, Union
 
-from dsl.errors import IllegalAction, WishRuntimeError, did_you_mean
+from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
 from . import checks, views
 from .frames import Frame, FrameKind
+from .log import render
 from .machine import Machine
 from .state import Rng, clone_data, data_to_json
 
@@ -73,6 +75,60 @@ class Action:
         return f"Action({self.player}, {self.label!r})"
 
 
+class Options(Sequence):
+    """The options of a pending decision, as `legal_actions` returns them: a read-only sequence of Action,
+    each built when it is read (a random playout that takes one option builds one). `list(options)` is a
+    list; `+` and `*` give lists."""
+
+    __slots__ = ("_st", "_d", "_rows", "_n")
+
+    def __init__(self, st, d, rows: list):
+        self._st, self._d, self._rows = st, d, rows  # rows: (player, number of options), in order
+        self._n = rows[0][1] if len(rows) == 1 else sum(n for _, n in rows)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, k):
+        rows = self._rows
+        if len(rows) == 1 and type(k) is int and 0 <= k < self._n:
+            return Action(rows[0][0], None, self._d, k, self._st)
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._n))]
+        if k < 0:
+            k += self._n
+        if not 0 <= k < self._n:
+            raise IndexError("option index out of range")
+        for p, n in rows:
+            if k < n:
+                return Action(p, None, self._d, k, self._st)
+            k -= n
+
+    def __iter__(self):
+        st, d = self._st, self._d
+        for p, n in self._rows:
+            for j in range(n):
+                yield Action(p, None, d, j, st)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, tuple, Options)) and list(self) == list(other)
+
+    def __add__(self, other) -> list:
+        return list(self) + list(other)
+
+    def __radd__(self, other) -> list:
+        return list(other) + list(self)
+
+    def __mul__(self, k: int) -> list:
+        return list(self) * k
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+NO_OPTIONS = Options(None, None, [])
+
+
 class State(Machine):
     """A game in progress. See DESIGN.md for the public API."""
 
@@ -88,14 +144,12 @@ class State(Machine):
         st.ids = game.identities
         st.stack, st.decision, st.log, st.observations, st.shuffles, st.after = [], None, [], [], [], []
         st.over, st.steps, st.decisions, st.final = False, 0, 0, None
-        lay = st.lay
-        st.zones = [[] for _ in range(lay.slots)]
-        ncards = len(st.ids.of)
-        st.where, st.face, st.known, st.seen = [0] * ncards, [False] * ncards, [0] * ncards, [0] * ncards
-        for c, slot in enumerate(game.card_start):
-            st.zones[slot].append(c)
-            st.where[c] = slot
-            st._enter(c, slot, None)
+        first = game.initial.get(players)
+        if first is None:
+            first = game.initial[players] = st._first_world()
+        zones, where, face, known, seen = first
+        st.zones = [z[:] for z in zones]
+        st.where, st.face, st.known, st.seen = where[:], face[:], known[:], seen[:]
         st.gvars = [None] * len(game.gvars)
         st.pvars = [[None] * len(game.pvars) for _ in range(players)]
         st.kvars = [[] for _ in game.kvars]
@@ -112,6 +166,18 @@ class State(Machine):
         st.write_log(f"{game.title}: {players} players, seed {seed}")
         st.run()
         return st
+
+    def _first_world(self) -> tuple:
+        """Zones, places, facing and knowledge of the cards before set-up: every card in its table's zone (the
+        same for every game of this player count, so a Game keeps it)."""
+        ncards = len(self.ids.of)
+        self.zones = [[] for _ in range(self.lay.slots)]
+        self.where, self.face, self.known, self.seen = [0] * ncards, [False] * ncards, [0] * ncards, [0] * ncards
+        for c, slot in enumerate(self.game.card_start):
+            self.zones[slot].append(c)
+            self.where[c] = slot
+            self._enter(c, slot, None)
+        return self.zones, self.where, self.face, self.known, self.seen
 
     def _bind(self, game, players: int) -> None:
         self.game = game
@@ -156,22 +222,26 @@ class State(Machine):
     def is_over(self) -> bool:
         return self.over
 
-    def legal_actions(self, player: Optional[int] = None) -> list:
-        """The options of the players who must decide now (only `player`'s when given), in a stable order."""
+    def legal_actions(self, player: Optional[int] = None) -> Options:
+        """The options of the players who must decide now (only `player`'s when given), in a stable order: a
+        sequence of Action (see Options)."""
         d = self.decision
         if d is None:
-            return []
-        out = []
-        for i, p in enumerate(d.players):
-            if p in d.answers or (player is not None and p != player):
-                continue
-            out.extend([Action(p, None, d, j, self) for j in range(len(d.values[i]))])
-        return out
+            return NO_OPTIONS
+        players = d.players
+        if len(players) == 1 and (player is None or player == players[0]) and not d.answers:
+            return Options(self, d, [(players[0], len(d.values[0]))])
+        answers = d.answers
+        rows = [(p, len(values)) for p, values in zip(players, d.values)
+                if p not in answers and (player is None or p == player)]
+        return Options(self, d, rows)
 
     def apply(self, action: Union[Action, str, int], player: Optional[int] = None) -> None:
         """Take one option of the pending decision: an Action, an index into `legal_actions()` or a label. An
         illegal one raises IllegalAction with the reason."""
         d = self.decision
+        if type(action) is Action and action._decision is d and d is not None and action.player not in d.answers:
+            return self._answer(d, action.player, action._index)
         if d is None:
             raise IllegalAction("the game is over" if self.over else "no decision is pending")
         if isinstance(action, Action):
@@ -219,20 +289,23 @@ class State(Machine):
 
     def _answer(self, d, player: int, j: int) -> None:
         """Record option j of `player`; when every player has answered, resume the rules."""
-        i = d.players.index(player)
-        d.answers[player] = d.values[i][j]
-        if len(d.answers) < len(d.players):
+        players = d.players
+        answers = d.answers
+        answers[player] = d.values[0 if len(players) == 1 else players.index(player)][j]
+        if len(answers) < len(players):
             return
         d.closed = True
         self.decision = None
         self.decisions += 1
-        frame = self.stack[-1]
         point = self.game.points[d.point]
         if self.decisions > MAX_DECISIONS:
             err = WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions (the last one was "
                                    "asked here)", point.span, state=self)
             raise checks.in_context(self, err)
-        self._guard(point.answer, frame, d.answers, point.span)
+        try:
+            point.answer(self, self.stack[-1], answers)
+        except (WishError, TypeError, IndexError, KeyError, ValueError) as err:
+            raise self.failed(err, point.span) from None
         self.run()
 
     def repose(self) -> None:
@@ -294,6 +367,6 @@ class State(Machine):
 
     def log_lines(self, player: Optional[int] = None, start: int = 0) -> list:
         """The log as `player` may read it (None: everything), from line `start` on."""
-        return [e.render(self, player) for e in self.log[start:]]
+        return [render(self, e, player) for e in self.log[start:]]
 
 __all__ = ["Action", "State"]

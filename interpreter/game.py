@@ -36,6 +36,7 @@ class Game:
         digest = hashlib.sha256((texts + "\0" + (variant or "")).encode()).hexdigest()[:16]
         self.fingerprint = f"{g.name}/{variant or ''}/{digest}"
         self._layouts: dict = {}
+        self.initial: dict = {}  # player count → the cards' zones, places and knowledge before set-up
         Builder(self).build()
 
     def table(self, key: tuple):

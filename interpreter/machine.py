@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dsl.errors import WishError, WishRuntimeError
 
-from . import checks, views
+from . import checks, log, views
 from .frames import Frame, FrameKind
+from .runtime import MAX_ACTION_OPTIONS, failed
 from .world import World
 
 MAX_STACK = 400
 MAX_CHAIN = 50
 MAX_STEPS = 2_000_000
 MAX_RUN_STEPS = 200_000  # steps between two decisions (the real games take at most about a hundred)
-MAX_ACTION_OPTIONS = 10_000
 ACTION, TRIGGER, BLOCK = FrameKind.ACTION, FrameKind.TRIGGER, FrameKind.BLOCK
 
 
@@ -51,19 +51,9 @@ class Machine(World):
                    f"the rules ran {MAX_RUN_STEPS} steps without a decision or the end of the game")
         raise checks.in_context(self, WishRuntimeError(message, span, state=self))
 
-    def _guard(self, fn, a, b, span, single=False):
-        """Run engine code for a rule (an answer, a condition); a user's game mistake becomes a
-        WishRuntimeError naming the statement."""
-        try:
-            return fn(self, a) if single else fn(self, a, b)
-        except WishError as err:
-            if isinstance(err, WishRuntimeError) and err.state is None:
-                err.state = self
-                checks.in_context(self, err)
-            raise
-        except (TypeError, IndexError, KeyError, ValueError) as err:
-            raise WishRuntimeError(f"this statement failed: {type(err).__name__}: {err} "
-                                   "(is a value 'none' where a player or card is needed?)", span, state=self) from None
+    def failed(self, err: Exception, span) -> WishError:
+        """The error to raise for a rule that failed at `span` (runtime.failed)."""
+        return failed(self, err, span)
 
     def push(self, code: int, env: dict, kind: FrameKind, data, depth: int, span) -> None:
         if len(self.stack) >= MAX_STACK:
@@ -126,7 +116,10 @@ class Machine(World):
         t = self.game.trigger_defs[f.data]
         if t.cond is None:
             return True
-        return self._guard(lambda st, env: bool(t.cond(st, env)), f.env, None, t.span, single=True)
+        try:
+            return bool(t.cond(self, f.env))
+        except (WishError, TypeError, IndexError, KeyError, ValueError) as err:
+            raise self.failed(err, t.span) from None
 
     def _trigger_envs(self, t):
         if t.source is None:
@@ -161,6 +154,15 @@ class Machine(World):
         out = [(key, self.action_label(self.game.actions[key[0]], key[1], who), reason)
                for key, reason in self.action_keys(names, who, legal_only)]
         return _dedupe_labels(out)
+
+    def legal_instances(self, names, who: int) -> tuple:
+        """The legal instances of the named actions for `who`, as keys (name, parameter values), in order: the
+        compiled enumerators of the actions (codegen.enumerator)."""
+        out: list = []
+        actions = self.game.actions
+        for name in names:
+            actions[name].enumerate(self, who, out)
+        return tuple(out)
 
     def action_keys(self, names: list, who: int, legal_only: bool = True) -> list:
         """Instances of the named actions for `who`, unlabelled: ((name, parameter values), reason or None)."""
@@ -227,7 +229,7 @@ class Machine(World):
         name, values = key
         a = self.game.actions[name]
         env = {"you": who, **dict(zip(a.param_names, values))}
-        views.log_label(self, who, views.action_label_parts(self, a, values))
+        log.action(self, who, a, values)
         self.push(a.code, env, ACTION, name, depth, span)
 
     def acting_player(self):

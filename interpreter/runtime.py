@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dsl.errors import WishError, WishRuntimeError
 
-from . import checks
+from . import checks, log
 from .state import Decision
 
 MISSING = object()  # no result remembered yet
 MAX_LOOP = 100_000
 MAX_CALL_DEPTH = 200
+MAX_ACTION_OPTIONS = 10_000
 LASTING_LIMIT = 50_000  # results kept of functions that read only their arguments; then the cache starts again
 ERRORS = (WishError, TypeError, IndexError, KeyError, ValueError)  # what a user's rule can raise
 CHOSEN = "$chosen"  # the chosen card, in the environment of a choice's observation (never a name in a game)
@@ -142,6 +143,10 @@ def repeat_limit(n: int, span) -> WishRuntimeError:
     return WishRuntimeError(f"repeat {n} times is more than the limit of {MAX_LOOP}", span)
 
 
+def too_many(name: str, span) -> WishRuntimeError:
+    return WishRuntimeError(f"action '{name}' has more than {MAX_ACTION_OPTIONS} options", span)
+
+
 def required(message: str, span) -> WishRuntimeError:
     """A requirement checked when the action was offered no longer holds when the action runs."""
     return WishRuntimeError(f"requirement failed after the action started: {message}", span)
@@ -201,6 +206,19 @@ class Announcement(Point):
         return self.value(st, env)
 
 
+class Say(Point):
+    """`log A, B, …`: a line of the log, each value written as text (cards by name to those who know them)."""
+
+    __slots__ = ("types",)
+
+    def __init__(self, index, span, types):
+        super().__init__(index, span)
+        self.types = types
+
+    def run(self, st, values: tuple) -> None:
+        log.say(st, values, self)
+
+
 class Choice(Point):
     """`choose TARGET from OPTIONS by PLAYER`: one player picks one option.
 
@@ -208,11 +226,11 @@ class Choice(Point):
     Wish Machine wishes only for single-item cards). The observation keeps what the options read, like an
     announcement, so an agent can reject samples in which the card would not have been an option."""
 
-    __slots__ = ("place", "options", "among", "elem", "by", "prompt", "verb", "distinct", "skip")
+    __slots__ = ("write", "options", "among", "elem", "by", "prompt", "verb", "distinct", "skip")
 
-    def __init__(self, index, span, place, options, among, elem, by, prompt, verb, distinct, skip):
+    def __init__(self, index, span, write, options, among, elem, by, prompt, verb, distinct, skip):
         super().__init__(index, span)
-        self.place, self.options, self.among, self.elem, self.by = place, options, among, elem, by
+        self.write, self.options, self.among, self.elem, self.by = write, options, among, elem, by
         self.prompt, self.verb, self.distinct, self.skip = prompt, verb, distinct, skip
 
     def values(self, st, env, who) -> tuple:
@@ -244,8 +262,8 @@ class Choice(Point):
             env = dict(frame.env)
             env[CHOSEN] = value
             st.observations.append((len(st.log), self.index, True, snapshot(st, env)))
-        st.write_place(self.place, frame.env, value, self.span)
-        st.log_choice(who, value, self.elem, self.verb, self.skip)
+        self.write(st, frame.env, value)
+        log.choice(st, who, value, self)
 
     def recheck(self, st, env) -> bool:
         """Would the chosen card be among the options (all of them, before `distinct`)?"""
@@ -255,11 +273,11 @@ class Choice(Point):
 class Simultaneous(Point):
     """`simultaneously P in PLAYERS choose P.VAR from OPTIONS`: everyone answers, then all answers apply."""
 
-    __slots__ = ("var", "players", "place", "options", "elem", "prompt", "verb", "distinct", "skip")
+    __slots__ = ("var", "players", "write", "options", "elem", "prompt", "verb", "distinct", "skip")
 
-    def __init__(self, index, span, var, players, place, options, elem, prompt, verb, distinct, skip):
+    def __init__(self, index, span, var, players, write, options, elem, prompt, verb, distinct, skip):
         super().__init__(index, span)
-        self.var, self.players, self.place, self.options = var, players, place, options
+        self.var, self.players, self.write, self.options = var, players, write, options
         self.elem, self.prompt, self.verb, self.distinct, self.skip = elem, prompt, verb, distinct, skip
 
     def ask(self, st, env) -> bool:
@@ -285,11 +303,10 @@ class Simultaneous(Point):
     keys = Choice.keys
 
     def answer(self, st, frame, answers) -> None:
+        env = frame.env
         for p in sorted(answers):
-            local = dict(frame.env)
-            local[self.var] = p
-            st.write_place(self.place, local, answers[p], self.span)
-            st.log_choice(p, answers[p], self.elem, self.verb, self.skip)
+            self.write(st, env, p, answers[p])
+            log.choice(st, p, answers[p], self)
 
 
 class Act(Point):
@@ -303,7 +320,7 @@ class Act(Point):
 
     def ask(self, st, env) -> bool:
         who = self.by(st, env)
-        values = tuple(key for key, _ in st.action_keys(self.actions, who))
+        values = st.legal_instances(self.actions, who)
         if not values:
             st.write_log(f"{st.player_name(who)} has no legal action")
             return False
@@ -326,5 +343,5 @@ NAMESPACE = {
     "_set_of": set_of, "_bottom": bottom, "_bag_add": bag_add, "_bag_sub": bag_sub, "_nonzero": nonzero,
     "_div": div, "_mod": mod, "_min": min_of, "_max": max_of, "_first": first_of, "_last": last_of,
     "_random": random_of, "_with_you": with_you, "_failed": failed, "_loop_limit": loop_limit,
-    "_repeat_limit": repeat_limit, "_required": required, "_call": call_function, "_ERRORS": ERRORS,
+    "_repeat_limit": repeat_limit, "_required": required, "_too_many": too_many, "_call": call_function, "_ERRORS": ERRORS,
 }

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 from .frames import Frame, FrameKind
 
 MASK64 = (1 << 64) - 1
+LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(1025))  # rejection bounds of small n
 
 
 class Rng:
@@ -26,16 +26,29 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling (no modulo bias)."""
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)
         while True:
             r = self.next64()
             if r < limit:
                 return r % n
 
     def shuffle(self, items: list) -> None:
+        """Fisher-Yates from the last item down, each index drawn as `below` draws it (written out here: a
+        shuffle is most of the generator's work)."""
+        s = self.s
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)
+            while True:
+                s = (s + 0x9E3779B97F4A7C15) & MASK64
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.s = s
 
 
 class Decision:
@@ -60,39 +73,7 @@ class Decision:
                         self.kinds, self.keys)
 
 
-class LogEntry:
-    """One line of the game log, kept as parts so that each reader sees only the cards they knew.
-
-    A part is a text, or a card reference `["card", id, knowers, fallback, quoted]` (the name for a reader
-    among `knowers` when the line was written, else `fallback`), or `["cards", ids, knowers]` (names for
-    those who knew them, "a card" for the rest, "N cards" when the reader knew none of them).
-    """
-
-    __slots__ = ("parts",)
-
-    def __init__(self, parts):
-        self.parts = parts
-
-    def render(self, st, reader: Optional[int]) -> str:
-        return "".join(p if isinstance(p, str) else _render_ref(p, st, reader) for p in self.parts)
-
-
-def _render_ref(part, st, reader) -> str:
-    def known(mask):
-        return reader is None or (mask >> reader) & 1
-
-    if part[0] == "card":
-        _, c, mask, fallback, quoted = part
-        if not known(mask):
-            return fallback
-        return f'"{st.card_name(c)}"' if quoted else st.card_name(c)
-    _, cards, masks = part
-    if not any(known(m) for m in masks):
-        return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
-    return ", ".join(st.card_name(c) if known(m) else "a card" for c, m in zip(cards, masks))
-
-
-STATE_FORMAT = "wishdsl-state-4"  # 2: shuffles recorded; 3: identities; 4: compiled rules, typed frames
+STATE_FORMAT = "wishdsl-state-5"  # 2: shuffles; 3: identities; 4: compiled rules, typed frames; 5: compact log
 
 
 class StateData:
@@ -177,7 +158,7 @@ def data_to_json(s, fingerprint: str) -> str:
         "kvars": _listify(tuple(tuple(r) for r in s.kvars)),
         "zones": s.zones, "where": s.where, "face": s.face, "known": s.known, "seen": s.seen,
         "stack": stack, "envs": envs, "after": after, "decision": decision,
-        "log": [_listify(tuple(e.parts)) for e in s.log],
+        "log": [_listify(e) for e in s.log],
         "observations": _listify(tuple(s.observations)), "shuffles": _listify(tuple(s.shuffles)),
         "over": s.over, "steps": s.steps, "decisions": s.decisions, "final": _listify(s.final),
     }
@@ -208,7 +189,7 @@ def data_from_json(doc: dict, s, identities) -> None:
     if d is not None:
         s.decision = Decision(tuple(d["players"]), _tuplify(d["values"]), None, d["prompt"], d["point"],
                               {p: _tuplify(v) for p, v in d["answers"]}, _tuplify(d["kinds"]))
-    s.log = [LogEntry(tuple(p if isinstance(p, str) else _tuplify(p) for p in parts)) for parts in doc["log"]]
+    s.log = [_tuplify(e) for e in doc["log"]]
     s.observations = [_tuplify(o) for o in doc["observations"]]
     s.shuffles = [_tuplify(x) for x in doc["shuffles"]]
     s.over = doc["over"]

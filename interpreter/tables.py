@@ -11,8 +11,8 @@ from dsl import types as T
 
 from .codegen import CodeGen
 from .frames import FrameKind
+from .log import logged
 
-LOGGED_KINDS = ("int", "bag", "player", "enum")  # changes of these are logged unless the var is @quiet
 
 
 @attrs.define
@@ -52,6 +52,16 @@ class ActionDef:
     requires: list  # the others: (how many parameters are chosen before the check, condition, message)
     code: int
     span: A.Span
+    enumerate: object = None  # (state, player, out): appends the key of every legal instance (compiled)
+
+    def switch_off(self, reason: str) -> None:
+        """Never legal from now on, for `reason` (an ablation: wishdsl/coverage.py)."""
+        self.guards.insert(0, (lambda st, env: False, reason))
+        self.enumerate = _nothing
+
+
+def _nothing(st, who, out) -> None:
+    """The legal instances of an action switched off: none."""
 
 
 @attrs.define
@@ -171,6 +181,7 @@ class Builder:
             p.value = fn(p.value)
             p.statics = [(d, kind, op, fn(f)) for d, kind, op, f in p.statics]
         for a in g.actions.values():
+            a.enumerate = fn(a.enumerate)
             a.domains = [fn(d) if isinstance(d, str) else d for d in a.domains]
             a.guards = [(fn(c), m) for c, m in a.guards]
             a.requires = [(level, fn(c), m) for level, c, m in a.requires]
@@ -244,9 +255,7 @@ class Builder:
     def var(self, v: A.Var) -> VarInfo:
         g = self.g
         ty = self.sym.vars[v.name][1]
-        names = {a.name for a in v.annots}
-        logged = "logged" in names or ("quiet" not in names and ty.kind in LOGGED_KINDS and not ty.optional)
-        info = VarInfo(v.name, ty, self.gen.root(v.init), None, logged)
+        info = VarInfo(v.name, ty, self.gen.root(v.init), None, logged(v, ty))
         if v.minimum is not None:
             self.value(v.minimum, lambda m: setattr(info, "minimum", m))
         if v.keyed_by is not None:
@@ -283,13 +292,16 @@ class Builder:
                 level = max([i + 1 for i, n in enumerate(names) if A.uses_names(s.cond, {n})]
                             + [requires[-1][0] if requires else 0])
                 if level == 0:
-                    guards.append((self.gen.root(s.cond), s.message))
+                    guards.append((s.cond, s.message))
                 else:
-                    requires.append((level, self.gen.root(s.cond), s.message))
+                    requires.append((level, s.cond, s.message))
             else:
                 rest.append(s)
+        enum = self.gen.enumerator(a, types, [c for c, _ in guards], [(lv, c) for lv, c, _ in requires])
+        root = self.gen.root
         code = self.gen.block(A.Block(rest, span=a.body.span), FrameKind.ACTION, f"action {a.name}")
-        return ActionDef(a.name, names, types, domains, guards, requires, code, a.span)
+        return ActionDef(a.name, names, types, domains, [(root(c), m) for c, m in guards],
+                         [(lv, root(c), m) for lv, c, m in requires], code, a.span, enum)
 
     def triggers_and_abilities(self) -> None:
         g, sym = self.g, self.sym

@@ -130,56 +130,12 @@ def log_parts(st, value, ty) -> list:
     return [render(st, value, ty)]
 
 
-def label_parts(st, value, ty) -> list:
-    """Log parts of an option's label: a card reads as its quoted name to those who know it, its position
-    to the others (as in `label_of`)."""
-    if ty is not None and ty.kind == "card":
-        return [card_ref(st, value, True, card_position(st, value))]
-    if ty is not None and ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "card":
-        parts: list = ["["]
-        for i, c in enumerate(value):
-            parts += ([", "] if i else []) + label_parts(st, c, ty.elem)
-        return parts + ["]"]
-    return [label_of(st, value, ty, None)]
-
-
-def _join(chunks: list, sep: str) -> list:
+def joined(chunks: list, sep: str) -> list:
+    """Lists of log parts, one after the other with `sep` between them."""
     out: list = []
     for i, chunk in enumerate(chunks):
         out += ([sep] if i else []) + chunk
     return out
-
-
-def log_values(st, parts) -> None:
-    """A `log` statement: each reader sees the cards they know by name, the others as 'a card'."""
-    st.write_parts(_join([log_parts(st, v, ty) for v, ty in parts], " "))
-
-
-def log_cards(st, cards, pattern: str) -> None:
-    """`pattern` holds {cards} (names to those who know them) and {s} (a verb's -s when one card)."""
-    text = pattern.replace("{s}", "s" if len(cards) == 1 else "")
-    before, _, after = text.partition("{cards}")
-    st.write_parts([before, ("cards", tuple(cards), tuple(st.known[c] for c in cards)), after])
-
-
-def log_label(st, who: int, label: list) -> None:
-    """Log `player N: LABEL`, with the label's cards named only to those who know them."""
-    st.write_parts([f"{st.player_name(who)}: "] + label)
-
-
-def log_choice(st, who: int, value, ty, verb: str, skip=None) -> None:
-    if value is None and skip is not None:
-        st.write_log(f"{st.player_name(who)}: {skip}")
-        return
-    if ty is not None and ty.kind == "text":
-        st.write_log(f"{st.player_name(who)}: {value}")
-        return
-    log_label(st, who, [f"{verb} "] + label_parts(st, value, ty))
-
-
-def action_label_parts(st, a, values: tuple) -> list:
-    chunks = [label_parts(st, v, t) for v, t in zip(values, a.param_types)]
-    return [a.name] + ([" "] + _join(chunks, ", ") if chunks else [])
 
 
 def _card_view(st, c: int, player: int) -> dict:

@@ -10,10 +10,9 @@ from typing import Optional
 
 from dsl.errors import WishRuntimeError
 
-from . import views
-from .state import LogEntry, StateData
-
-SHUFFLED = "{} is shuffled"  # the log line of a shuffle (agents use `state.shuffles`, not this line)
+from . import log, views
+from .log import Entry
+from .state import StateData
 
 
 class World(StateData):
@@ -63,57 +62,69 @@ class World(StateData):
                 env[idx] = value
                 continue
             if kind == "gvar":
-                v, p, row, at = self.game.gvars[idx], None, self.gvars, idx
+                v, group, p, row, at = self.game.gvars[idx], 0, None, self.gvars, idx
             elif kind == "kvar":
-                v, p = self.game.kvars[idx], who(self, env)
+                v, group, p = self.game.kvars[idx], 2, who(self, env)
                 row, at = self.kvars[idx], v.key_index(self.game, p)
             else:
-                v, p = self.game.pvars[idx], who(self, env)
+                v, group, p = self.game.pvars[idx], 1, who(self, env)
                 row, at = self.pvars[p], idx
             self._check_min(v, value, span)
             old = row[at]
             row[at] = value
             if old != value:
-                changes.append((v, p, old, value))
+                changes.append((v, group, idx, p, old, value))
+        self._changed(changes)
+
+    def write_vars(self, writes, span) -> None:
+        """Store several variables at once, each (group 0 shared / 1 per player / 2 keyed, index, player or key,
+        value); the changes are logged and their events fire after all are stored (a `transfer`)."""
+        changes = []
+        self.version += 1
+        game = self.game
+        for group, i, key, value in writes:
+            if group == 0:
+                v, row, at = game.gvars[i], self.gvars, i
+            elif group == 1:
+                v, row, at = game.pvars[i], self.pvars[key], i
+            else:
+                v = game.kvars[i]
+                row, at = self.kvars[i], v.key_index(game, key)
+            self._check_min(v, value, span)
+            old = row[at]
+            row[at] = value
+            if old != value:
+                changes.append((v, group, i, key, old, value))
         self._changed(changes)
 
     def set_gvar(self, i: int, value, span) -> None:
         """`name = value` for a shared variable."""
-        self._set(self.game.gvars[i], None, self.gvars, i, value, span)
+        self._set(self.game.gvars[i], 0, i, None, self.gvars, i, value, span)
 
     def set_pvar(self, i: int, p: int, value, span) -> None:
         """`p.name = value` for a per-player variable."""
-        self._set(self.game.pvars[i], p, self.pvars[p], i, value, span)
+        self._set(self.game.pvars[i], 1, i, p, self.pvars[p], i, value, span)
 
     def set_kvar(self, i: int, key, value, span) -> None:
         """`name[key] = value` for a keyed variable."""
         v = self.game.kvars[i]
-        self._set(v, key, self.kvars[i], v.key_index(self.game, key), value, span)
+        self._set(v, 2, i, key, self.kvars[i], v.key_index(self.game, key), value, span)
 
-    def _set(self, v, key, row: list, at: int, value, span) -> None:
+    def _set(self, v, group: int, i: int, key, row: list, at: int, value, span) -> None:
         self.version += 1
         if v.minimum is not None and value is not None and value < v.minimum:
             self._check_min(v, value, span)
         old = row[at]
         row[at] = value
         if old != value and (v.logged or ("changed", v.name) in self.game.triggers):
-            self._changed(((v, key, old, value),))
+            self._changed(((v, group, i, key, old, value),))
 
     def _changed(self, changes) -> None:
-        for v, p, old, value in changes:
+        for v, group, i, key, old, value in changes:
             if v.logged:
-                owner = self._owner_text(v, p)
-                self.write_parts([f"{owner}{v.name}: ", *views.log_parts(self, old, v.ty), " → ",
-                                  *views.log_parts(self, value, v.ty)])
-        for v, p, old, value in changes:
-            self.emit(("changed", v.name), (old, value) if p is None else (p, old, value))
-
-    def _owner_text(self, v, key) -> str:
-        if key is None:
-            return ""
-        if v.key_type is not None:
-            return f"{self.render(key, v.key_type)} "
-        return f"{self.player_name(key)} "
+                log.var_change(self, v, group, i, key, old, value)
+        for v, _, _, key, old, value in changes:
+            self.emit(("changed", v.name), (old, value) if key is None else (key, old, value))
 
     def _check_min(self, v, value, span) -> None:
         if v.minimum is not None and value is not None and value < v.minimum:
@@ -137,53 +148,86 @@ class World(StateData):
         if not cards:
             return
         self.version += 1
-        moved = []
-        for c in cards:
-            src = self.where[c]
-            self.zones[src].remove(c)
-            moved.append((c, src))
-        zone = self.zones[dest]
+        where, zones = self.where, self.zones
+        srcs = [where[c] for c in cards]
+        src = srcs[0]
+        one = srcs.count(src) == len(srcs)
+        self._take(cards, srcs, src if one else -1)
+        zone = zones[dest]
         if place == "top":
             zone[0:0] = cards
         else:
             zone.extend(cards)
-        for c in cards:
-            self.where[c] = dest
-            self._enter(c, dest, facing)
+        self._arrive(cards, dest, facing)
         limit = self.lay.slot_limit[dest]
         if limit is not None and len(zone) > limit(self, {}):
             raise WishRuntimeError(f"{self.lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
                                    span, state=self)
-        srcs = {s for _, s in moved}
-        src_name = self.lay.slot_names[moved[0][1]] if len(srcs) == 1 else "several places"
-        self.log_cards(cards, "{cards} move{s} from " + src_name + " to " + self.lay.slot_names[dest])
+        log.cards(self, Entry.MOVE, cards, src if one else -1, dest)
         if ("moved",) in self.game.triggers:
-            for c, src in moved:
-                self.emit(("moved",), (c, src, dest))
+            for c, s in zip(cards, srcs):
+                self.emit(("moved",), (c, s, dest))
+
+    def _take(self, cards: tuple, srcs: list, src: int) -> None:
+        """Take the cards out of their zones (`src`: the one zone they all come from, else -1)."""
+        zones = self.zones
+        if src >= 0:
+            zone = zones[src]
+            k = len(cards)
+            if zone[:k] == list(cards):  # the top cards of one zone, or all of them
+                del zone[:k]
+                return
+        for c, s in zip(cards, srcs):
+            zones[s].remove(c)
+
+    def _arrive(self, cards: tuple, dest: int, facing) -> None:
+        """Cards arrive in zone `dest`: their facing and who knows them follow the zone's visibility."""
+        where, face, known, seen = self.where, self.face, self.known, self.seen
+        vis = self.lay.slot_vis[dest]
+        if facing == "up" or vis == "public":
+            everyone = self.all_mask
+            for c in cards:
+                where[c] = dest
+                face[c] = True
+                known[c] = seen[c] = everyone
+        elif vis == "owner":
+            bit = 1 << self.lay.slot_owner[dest]
+            for c in cards:
+                where[c] = dest
+                face[c] = False
+                k = known[c] = known[c] | bit
+                seen[c] |= k
+        else:
+            for c in cards:
+                where[c] = dest
+                face[c] = False
+                seen[c] |= known[c]
 
     def shuffle(self, slot: int) -> None:
         self.version += 1
         self.rng.shuffle(self.zones[slot])
         vis = self.lay.slot_vis[slot]
         keep = self.all_mask if vis == "public" else (1 << self.lay.slot_owner[slot]) if vis == "owner" else 0
-        hidden = tuple(c for c in self.zones[slot] if not self.face[c])
+        face, known = self.face, self.known
+        hidden = tuple([c for c in self.zones[slot] if not face[c]])
         for c in hidden:
-            self.known[c] &= keep
+            known[c] &= keep
         self.shuffles.append((len(self.log), keep, hidden))
-        self.write_log(SHUFFLED.format(self.lay.slot_names[slot]))
+        self.log.append((Entry.SHUFFLE, slot))
 
     def peek(self, cards: tuple, who: int) -> None:
+        known, seen, bit = self.known, self.seen, 1 << who
         for c in cards:
-            self.known[c] |= 1 << who
-            self.seen[c] |= 1 << who
+            known[c] |= bit
+            seen[c] |= bit
         if cards:
-            self.log_cards(cards, self.player_name(who) + " looks at {cards}")
+            log.cards(self, Entry.PEEK, cards, who)
 
     def reveal(self, cards: tuple) -> None:
         for c in cards:
             self.known[c] = self.seen[c] = self.all_mask
         if cards:
-            self.log_cards(cards, "revealed: {cards}")
+            log.cards(self, Entry.REVEAL, cards)
 
     def turn(self, cards: tuple, up: bool) -> None:
         for c in cards:
@@ -191,7 +235,7 @@ class World(StateData):
             if up:
                 self.known[c] = self.seen[c] = self.all_mask
         if cards:
-            self.log_cards(cards, "{cards} turned face " + ("up" if up else "down"))
+            log.cards(self, Entry.TURN, cards, up)
 
     def swap(self, a: int, b: int, span) -> None:
         self.version += 1
@@ -201,28 +245,20 @@ class World(StateData):
         self.where[a], self.where[b] = zb, za
         self._enter(a, zb, None)
         self._enter(b, za, None)
-        self.log_cards((a, b), "{cards} swap places")
+        log.cards(self, Entry.SWAP, (a, b))
         self.emit(("moved",), (a, za, zb))
         self.emit(("moved",), (b, zb, za))
 
     # ---------------------------------------------------------------- the log
     def write_log(self, text: str) -> None:
-        self.log.append(LogEntry((text,)))
+        self.log.append((Entry.TEXT, text))
 
     def write_parts(self, parts: list) -> None:
-        self.log.append(LogEntry(tuple(parts)))
+        """A line of texts and card references (interpreter/log.py)."""
+        self.log.append((Entry.PARTS, tuple(parts)))
 
     def render(self, value, ty, viewer: Optional[int] = None) -> str:
         return views.render(self, value, ty, viewer)
-
-    def log_values(self, parts) -> None:
-        views.log_values(self, parts)
-
-    def log_cards(self, cards, pattern: str) -> None:
-        views.log_cards(self, cards, pattern)
-
-    def log_choice(self, who: int, value, ty, verb: str, skip=None) -> None:
-        views.log_choice(self, who, value, ty, verb, skip)
 
     def option_labels(self, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:
         return views.option_labels(self, values, ty, who, verb, skip)
@@ -230,12 +266,13 @@ class World(StateData):
     def distinct_options(self, values, is_card: bool, who: int) -> tuple:
         """Keep one of each group of options that `who` cannot tell apart: equal values, or known cards of
         one definition in one zone."""
-        seen, out = set(), []
+        if not is_card:
+            return tuple(dict.fromkeys(values))
+        of, where, known, bit = self.ids.of, self.where, self.known, 1 << who
+        seen: set = set()
+        out = []
         for v in values:
-            if is_card:
-                key = (self.ids.of[v], self.where[v]) if (self.known[v] >> who) & 1 else ("pos", v)
-            else:
-                key = v
+            key = (of[v], where[v]) if known[v] & bit else v  # a card it does not know: itself
             if key not in seen:
                 seen.add(key)
                 out.append(v)

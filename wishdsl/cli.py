@@ -7,6 +7,7 @@
     wishdsl test PATH…
     wishdsl docs GAME [--variant V] [--format md|html] [-o FILE]
     wishdsl diff BASE VARIANT [--format md|html] [-o FILE]
+    wishdsl rules GAME [--variant V] [-o FILE]
     wishdsl simulate GAME -n N [--players P] [--agents …] [--jobs J] [--seed S] [--compare V|FILE] [--ablate A]
 
 GAME may be a house-rule file that `extends` a game. `wishdsl --allow DIR …` lets `extends` reach files under
@@ -96,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     docs.add_argument("--format", choices=["md", "html"], default="md", help="output format (default md)")
     docs.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     docs.set_defaults(func=cmd_docs)
+
+    rules = sub.add_parser("rules", help="print the Python module a game's rules are compiled to (for reading)")
+    rules.add_argument("game", metavar="GAME", help="a .wish file")
+    rules.add_argument("--variant", help="the rules of this variant of the game")
+    rules.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    rules.set_defaults(func=cmd_rules)
 
     diff = sub.add_parser("diff", help="what a house rule or a variant changes, as a cheat-sheet of the differences")
     diff.add_argument("base", metavar="BASE", help="the game (a .wish file)")
@@ -359,6 +366,13 @@ def cmd_docs(args) -> int:
     from docgen.render import render_sheet
 
     return _write(render_sheet(args.game, args.variant, args.format), args.output)
+
+
+# ---------------------------------------------------------------- rules
+def cmd_rules(args) -> int:
+    from interpreter import load_game
+
+    return _write(load_game(args.game, args.variant).rules.source, args.output)
 
 
 # ---------------------------------------------------------------- diff

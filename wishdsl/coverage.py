@@ -157,7 +157,7 @@ def ablate(game, name: str):
     g = type(game)(game.program, game.decls, game.sym, game.variant)
     kinds = names[name]
     if "action" in kinds:
-        g.actions[name].guards.insert(0, (lambda st, env: False, f"{name} is {OFF_REASON}"))
+        g.actions[name].switch_off(f"{name} is {OFF_REASON}")
     if "trigger" in kinds:
         off = {t.index for t in g.trigger_defs if t.name == name}
         g.triggers = {k: [t for t in ts if t.index not in off] for k, ts in g.triggers.items()}
