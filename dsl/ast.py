@@ -24,15 +24,21 @@ class Span:
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Node:
+    """A construct of the syntax tree. (Nodes have no generated __repr__: attrs writes one per class, and those
+    classes are most of the time it takes to import this module, which every command does.)"""
+
     span: Span = attrs.field(default=NOWHERE, kw_only=True, repr=False)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} at {self.span}>"
 
 
 # ---------------------------------------------------------------- types
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class TypeRef(Node):
     """`int`, `Item`, `set of Item`, `list of player`, `bag of Crystal`, `player?`."""
 
@@ -45,7 +51,7 @@ class TypeRef(Node):
 # ---------------------------------------------------------------- expressions
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Expr(Node):
     """An expression. The checker fills `ty` (its Type) and `ref` (a `dsl.refs.Ref`: what it resolves to)."""
 
@@ -53,23 +59,23 @@ class Expr(Node):
     ref: Any = attrs.field(default=None, kw_only=True, repr=False)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Literal(Expr):
     value: Any
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Name(Expr):
     name: str
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class FieldOf(Expr):
     obj: Expr
     name: str
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Index(Expr):
     """`name[key]`: one entry of a keyed variable."""
 
@@ -77,7 +83,7 @@ class Index(Expr):
     key: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class GenClause(Node):
     """`for var in source if cond`, one clause of a generator."""
 
@@ -86,7 +92,7 @@ class GenClause(Node):
     cond: Optional[Expr] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Generator(Node):
     """`elem for var in source if cond [for …]` inside a call or a list; later clauses nest in earlier ones."""
 
@@ -94,30 +100,30 @@ class Generator(Node):
     clauses: list
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Call(Expr):
     name: str
     args: list = attrs.Factory(list)
     gen: Optional[Generator] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class ListLit(Expr):
     items: list = attrs.Factory(list)
     gen: Optional[Generator] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class SetLit(Expr):
     items: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class BagLit(Expr):
     items: list = attrs.Factory(list)  # [(member name, Expr)]
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Slice(Expr):
     """`top N of zone` / `bottom N of zone`."""
 
@@ -126,14 +132,14 @@ class Slice(Expr):
     source: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class IfExpr(Expr):
     cond: Expr
     then: Expr
     other: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class BinOp(Expr):
     """Arithmetic, comparison, `and`, `or`, `in`, `not in`."""
 
@@ -142,7 +148,7 @@ class BinOp(Expr):
     right: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class UnOp(Expr):
     op: str  # "not" | "-"
     operand: Expr
@@ -151,30 +157,30 @@ class UnOp(Expr):
 # ---------------------------------------------------------------- statements
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Stmt(Node):
     pass
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Block(Node):
     stmts: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Let(Stmt):
     name: str
     value: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Assign(Stmt):
     target: Expr
     op: str  # "=" | "+=" | "-="
     value: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Transfer(Stmt):
     """`transfer AMOUNT from PLACE to PLACE`: both change before anyone reacts to either change."""
 
@@ -183,38 +189,38 @@ class Transfer(Stmt):
     dest: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class ExprStmt(Stmt):
     expr: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class If(Stmt):
     cond: Expr
     then: Block
     other: Optional[Block] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class For(Stmt):
     var: str
     source: Expr
     body: Block
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Repeat(Stmt):
     count: Expr
     body: Block
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class While(Stmt):
     cond: Expr
     body: Block
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Move(Stmt):
     cards: Expr
     dest: Expr
@@ -222,45 +228,45 @@ class Move(Stmt):
     facing: Optional[str] = None  # "up" | "down" | None (keep)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Shuffle(Stmt):
     zone: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Peek(Stmt):
     cards: Expr
     by: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Reveal(Stmt):
     cards: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Turn(Stmt):
     cards: Expr
     facing: str
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Swap(Stmt):
     first: Expr
     second: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Announce(Stmt):
     value: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Log(Stmt):
     parts: list
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Choose(Stmt):
     target: Expr
     options: Expr
@@ -271,7 +277,7 @@ class Choose(Stmt):
     skip: Optional[str] = None  # `optional "label"`: an extra option that chooses none
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Simultaneous(Stmt):
     var: str
     players: Expr
@@ -283,31 +289,31 @@ class Simultaneous(Stmt):
     skip: Optional[str] = None  # `optional "label"`: an extra option that chooses none
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Act(Stmt):
     actions: list
     by: Expr
     prompt: Optional[str] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Resolve(Stmt):
     card: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Emit(Stmt):
     name: str
     args: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Require(Stmt):
     cond: Expr
     message: str
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class EndGame(Stmt):
     pass
 
@@ -315,13 +321,13 @@ class EndGame(Stmt):
 # ---------------------------------------------------------------- declarations
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Annotation(Node):
     name: str
     text: Optional[str] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Decl(Node):
     doc: Optional[str] = attrs.field(default=None, kw_only=True)
     annots: list = attrs.field(factory=list, kw_only=True)
@@ -344,7 +350,7 @@ class Decl(Node):
         return next((a.text for a in self.annots if a.name == "reads" and a.text), None)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Game(Decl):
     name: str
     min_players: int = 1
@@ -356,14 +362,14 @@ class Game(Decl):
         return "game"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class EnumMember(Node):
     name: str
     display: Optional[str] = None
     annots: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Enum(Decl):
     """An enumeration; in its table form each member also has fields (`enum Area(crystals: …) { | … | }`)."""
 
@@ -375,27 +381,27 @@ class Enum(Decl):
     columns_span: Span = NOWHERE
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class FieldDecl(Node):
     name: str
     type: TypeRef
     default: Optional[Expr] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class CardKind(Decl):
     name: str
     fields: list = attrs.Factory(list)
     active_in: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class CardRow(Node):
     cells: list
     annots: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Cards(Decl):
     kind: str
     zone: str
@@ -409,7 +415,7 @@ class Cards(Decl):
         return f"cards {self.kind}"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Zone(Decl):
     name: str
     kind: str
@@ -418,7 +424,7 @@ class Zone(Decl):
     limit: Optional[Expr] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Var(Decl):
     """A variable: shared, one per player, or one per key (`var people[a: Area]: … = …`)."""
 
@@ -430,7 +436,7 @@ class Var(Decl):
     keyed_by: Optional["ParamDecl"] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Param(Decl):
     name: str
     type: TypeRef
@@ -438,7 +444,7 @@ class Param(Decl):
     per_player: bool = False
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class ParamDecl(Node):
     """A typed parameter of a function, procedure or event."""
 
@@ -446,13 +452,13 @@ class ParamDecl(Node):
     type: TypeRef
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Event(Decl):
     name: str
     params: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Function(Decl):
     name: str
     params: list
@@ -460,35 +466,35 @@ class Function(Decl):
     body: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Procedure(Decl):
     name: str
     params: list
     body: Block
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class ActionParam(Node):
     name: str
     type: Optional[TypeRef] = None
     domain: Optional[Expr] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Action(Decl):
     name: str
     params: list
     body: Block
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class EventPattern(Node):
     form: str  # "custom" | "changed" | "moved"
     name: Optional[str]
     binders: list = attrs.Factory(list)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Trigger(Decl):
     event: EventPattern
     cond: Optional[Expr]
@@ -504,13 +510,13 @@ class Trigger(Decl):
         return f"when {self.event.form} {self.event.name or ''} @{self.span.line}"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Instant(Node):
     body: Block
     doc: Optional[str] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class StaticMod(Node):
     name: str
     op: str
@@ -518,7 +524,7 @@ class StaticMod(Node):
     doc: Optional[str] = None
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Abilities(Decl):
     """`abilities "Card" [, "Card" …] { instant … when … static … }`: the abilities of the named cards."""
 
@@ -532,7 +538,7 @@ class Abilities(Decl):
         return "abilities " + ", ".join(self.cards)
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Setup(Decl):
     body: Block
 
@@ -541,7 +547,7 @@ class Setup(Decl):
         return "setup"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Play(Decl):
     body: Block
 
@@ -550,14 +556,14 @@ class Play(Decl):
         return "play"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class ScoreStep(Node):
     form: str  # "score" | "tiebreak" | "lose"
     label: Optional[str]
     expr: Expr
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Scoring(Decl):
     var: str
     steps: list = attrs.Factory(list)
@@ -568,7 +574,7 @@ class Scoring(Decl):
         return "scoring"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Variant(Decl):
     name: str
     decls: list = attrs.Factory(list)
@@ -578,7 +584,7 @@ class Variant(Decl):
         return f"variant {self.name}"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Remove(Decl):
     """`remove NAME` (a declaration) or `remove "Name"` (a card of a table, or a scoring step by its label)."""
 
@@ -590,7 +596,7 @@ class Remove(Decl):
         return f"remove {self.name}"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Extends(Decl):
     """`extends "PATH" [variant "NAME"]`: this file changes the game in PATH (under that variant)."""
 
@@ -602,7 +608,7 @@ class Extends(Decl):
         return "extends"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Invariant(Decl):
     """`invariant "name" COND`: a property that must hold after every step of every game."""
 
@@ -614,7 +620,7 @@ class Invariant(Decl):
         return f"invariant {self.name}"
 
 
-@attrs.define(eq=False)
+@attrs.define(eq=False, repr=False)
 class Program(Node):
     """A whole file: its declarations in source order."""
 

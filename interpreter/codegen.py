@@ -30,18 +30,42 @@ from .log import logged
 class Rules:
     """The compiled module: its text, and the callables and tables the engine runs on."""
 
-    def __init__(self, source: str, namespace: dict, blocks: list, names: list, points: list, block_spans: list,
-                 consts: dict):
+    def __init__(self, source: str, code, namespace: dict, blocks: list, names: list, points: list,
+                 block_spans: list, spans: tuple, consts: dict):
         self.source = source
+        self.code = code  # the compiled module (kept to cache the game: interpreter/cache.py)
         self.namespace = namespace
         self.blocks = blocks  # code number → frame function (or the direct function of a procedure)
         self.names = names  # code number → the rule's name ("procedure round"; "" for a nested block)
         self.points = points  # decision points and announcements, by index
         self.block_spans = block_spans  # code number → the span of its block
+        self.spans = spans  # the spans the module's statements and calls refer to (`_S`)
         self.consts = consts
 
     def fn(self, name: str):
         return self.namespace[name]
+
+    def __getstate__(self) -> dict:
+        """What the cache of compiled games keeps (interpreter/cache.py keeps the code object beside it)."""
+        state = dict(self.__dict__)
+        state["code"] = None
+        return state
+
+    @staticmethod
+    def run_module(code) -> dict:
+        """Run the compiled module in a namespace of the engine's helpers; its tables come later (`bind`)."""
+        ns = dict(R.NAMESPACE)
+        ns.update({"_MAX_LOOP": R.MAX_LOOP, "_MAX_OPTIONS": R.MAX_ACTION_OPTIONS, "_LASTING": {},
+                   "_MISSING": R.MISSING, "_LASTING_LIMIT": R.LASTING_LIMIT, "_BLOCK": FrameKind.BLOCK,
+                   "_FOR": FrameKind.FOR, "_REPEAT": FrameKind.REPEAT, "_WHILE": FrameKind.WHILE,
+                   "__builtins__": BUILTINS})
+        exec(code, ns)  # the generated module: see the module docstring
+        return ns
+
+    def bind(self) -> None:
+        """Give the module the tables its functions read: spans and points (the constants come by `fill`)."""
+        self.namespace["_S"] = self.spans
+        self.namespace["_P"] = tuple(self.points)
 
     def fill(self, table, kinds=None) -> None:
         """Give the module its tables: `table(key)` of each key the code refers to (Game.table), only those
@@ -264,12 +288,25 @@ class CodeGen(ExprGen, StmtGen):
             if any(isinstance(n, A.Generator) or (isinstance(n, A.Call) and n.name == "random") for n in nodes):
                 heavy.add(name)
         self.recursive = {name for name in funcs if self._reaches(name, name, calls)}
+        self.drawing = {name for name, f in funcs.items()
+                        if any(isinstance(n, A.Call) and n.name == "random" and n.ref is not None
+                               and n.ref.kind is RefKind.BUILTIN for n, _ in A.walk(f.body))}
+        self.drawing |= {name for name in funcs if any(self._reaches(name, d, calls) for d in self.drawing)}
         self.memoised = heavy | self.recursive
         while True:
             more = {name for name in funcs if name not in self.memoised and calls[name] & self.memoised}
             if not more:
                 break
             self.memoised |= more
+
+    def draws(self, node) -> bool:
+        """May evaluating `node` draw from the game's generator (`random`, or a function that does)?"""
+        for n, _ in A.walk(node):
+            if isinstance(n, A.Call) and n.ref is not None and (
+                    (n.ref.kind is RefKind.BUILTIN and n.name == "random")
+                    or (n.ref.kind is RefKind.FUNC and n.ref.name in self.drawing)):
+                return True
+        return False
 
     def function_call(self, name: str, args: list, span: int) -> str:
         k = self.function_index[name]
@@ -345,16 +382,15 @@ class CodeGen(ExprGen, StmtGen):
         self.procedure_functions()
         self.drain()
         text = self.source()
-        ns = dict(R.NAMESPACE)
-        ns.update({"_S": tuple(self.spans), "_MAX_LOOP": R.MAX_LOOP, "_MAX_OPTIONS": R.MAX_ACTION_OPTIONS, "_LASTING": {}, "_MISSING": R.MISSING,
-                   "_LASTING_LIMIT": R.LASTING_LIMIT, "_BLOCK": FrameKind.BLOCK, "_FOR": FrameKind.FOR,
-                   "_REPEAT": FrameKind.REPEAT, "_WHILE": FrameKind.WHILE, "__builtins__": BUILTINS})
-        exec(compile(text, MODULE_NAME, "exec"), ns)  # the generated module: see the module docstring
+        code = compile(text, MODULE_NAME, "exec")
+        ns = Rules.run_module(code)
         points = [cls(*[_resolved(a, ns) for a in args]) for cls, args in self.point_specs]
-        ns["_P"] = tuple(points)
         blocks = [ns.get(f"b{code}") or ns.get(f"p{code}") for code in range(len(self.names))]
         block_spans = [self.block_spans.get(code) for code in range(len(self.names))]
-        return Rules(text, ns, blocks, list(self.names), points, block_spans, dict(self.consts))
+        rules = Rules(text, code, ns, blocks, list(self.names), points, block_spans, tuple(self.spans),
+                      dict(self.consts))
+        rules.bind()
+        return rules
 
 
 class Fn(str):

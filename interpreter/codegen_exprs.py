@@ -110,8 +110,9 @@ class ExprGen:
             return self.function_call(e.ref.name, [self.expr(a, scope) for a in e.args], self.span(e))
         return self.builtin(e, e.ref.name, scope)
 
-    def generator(self, gen: A.Generator, scope: dict) -> str:
-        """The text of a list comprehension for `gen` (clauses nest left to right)."""
+    def generator(self, gen: A.Generator, scope: dict, lazy: bool = False) -> str:
+        """The text of a list comprehension for `gen` (clauses nest left to right); a generator expression when
+        `lazy` (for `any`/`all`, which may then stop at the first answer)."""
         inner = dict(scope)
         parts = []
         for cl in gen.clauses:
@@ -121,7 +122,8 @@ class ExprGen:
             parts.append(f"for {var} in {source}")
             if cl.cond is not None:
                 parts.append(f"if {self.expr(cl.cond, inner)}")
-        return f"[{self.expr(gen.elem, inner)} {' '.join(parts)}]"
+        body = f"{self.expr(gen.elem, inner)} {' '.join(parts)}"
+        return f"({body})" if lazy else f"[{body}]"
 
     def items(self, e: A.Call, scope) -> str:
         """The values a builtin works on: its generator's list, or its one argument as a collection."""
@@ -156,6 +158,10 @@ class ExprGen:
         arg_ty = e.args[0].ty if e.gen is None else None
         if name == "count":
             return f"sum({items})" if arg_ty is not None and arg_ty.kind == "bag" else f"len({items})"
+        if name in ("any", "all") and e.gen is not None and not self.draws(e.gen):
+            # Nothing in it draws at random: stopping at the first answer gives the same answer sooner (an
+            # element that would fail after it is then never evaluated).
+            return f"{name}{self.generator(e.gen, scope, lazy=True)}"
         if name in ("sum", "any", "all"):
             return f"{name}({items})"
         if name in ("min", "max", "first", "last", "random"):

@@ -474,8 +474,14 @@ class StmtGen:
         return f"tuple({self.expr(e, {})})"
 
     def s_Move(self, s: A.Move):
-        self.out(f"st.move({self.cards(s.cards)}, {self.expr(s.dest, {})}, {s.place!r}, {s.facing!r}, "
-                 f"_S[{self.span(s)}])")
+        rest = f"{self.expr(s.dest, {})}, {s.place!r}, {s.facing!r}, _S[{self.span(s)}]"
+        c = s.cards
+        if isinstance(c, A.Slice) and c.end == "top" and c.source.ty is not None and c.source.ty.kind == "zone":
+            self.out(f"st.move_top({self.expr(c.source, {})}, {self.expr(c.count, {})}, {rest})")
+        elif c.ty is not None and c.ty.kind == "zone":
+            self.out(f"st.move_all({self.expr(c, {})}, {rest})")
+        else:
+            self.out(f"st.move({self.cards(c)}, {rest})")
 
     def s_Shuffle(self, s: A.Shuffle):
         self.out(f"st.shuffle({self.expr(s.zone, {})})")

@@ -13,6 +13,7 @@ from dsl.errors import WishError
 from dsl.front import Source, front_end
 from dsl.parser import parse
 
+from . import cache
 from .engine import State
 from .state import STATE_FORMAT, data_from_json
 from .tables import Builder, Identities, Layout
@@ -21,12 +22,14 @@ from .tables import Builder, Identities, Layout
 class Game:
     """A checked, compiled game. `new_state(players, seed)` starts one."""
 
-    def __init__(self, program: A.Program, decls: list, sym: C.Symbols, variant: Optional[str]):
-        self.program = program
-        self.decls = decls
-        self.sym = sym
+    def __init__(self, program: A.Program, decls: list, sym: C.Symbols, variant: Optional[str],
+                 allow: tuple = ()):
+        self._checked = (program, decls, sym)
         self.variant = variant
+        self.allow = tuple(allow)
         self.path = program.path
+        self.sources = {path: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+                        for path, text in linked.sources(program).items()}
         g = sym.game
         self.name = g.name
         self.title = g.name + (f" ({variant})" if variant else "")
@@ -38,6 +41,26 @@ class Game:
         self._layouts: dict = {}
         self.initial: dict = {}  # player count → the cards' zones, places and knowledge before set-up
         Builder(self).build()
+
+    # ---------------------------------------------------------------- the checked program
+    @property
+    def checked(self) -> tuple:
+        """(program, resolved declarations, symbols): kept from the build, or checked again on demand for a
+        game loaded from the cache of compiled games (interpreter/cache.py), which keeps only what plays."""
+        if self._checked is None:
+            c = front_end(self.path, self.variant, self.allow)
+            self._checked = (c.program, c.decls, c.sym)
+        return self._checked
+
+    program = property(lambda self: self.checked[0], doc="the file as parsed, linked to what it extends")
+    decls = property(lambda self: self.checked[1], doc="its declarations under the variant")
+    sym = property(lambda self: self.checked[2], doc="what the checker resolved in them")
+
+    def __getstate__(self) -> dict:
+        """What the cache of compiled games keeps: everything but the syntax tree and per-count caches."""
+        state = dict(self.__dict__)
+        state.update(_checked=None, _layouts={}, initial={})
+        return state
 
     def table(self, key: tuple):
         """A table the compiled rules read (codegen's `const`): ("cfield", f) card definition → field f,
@@ -63,22 +86,23 @@ class Game:
         lay = self._layouts.get(n)
         if lay is None:
             names, owners, vis, limits = [], [], [], []
-            for z in self.shared_zones:
-                names.append(z.name.replace("_", " "))
-                owners.append(None)
-                vis.append(z.visibility)
-                limits.append(self.zone_limits.get(z.name))
+            for zname, visibility, per_player in self.zone_specs:
+                if not per_player:
+                    names.append(zname.replace("_", " "))
+                    owners.append(None)
+                    vis.append(visibility)
+                    limits.append(self.zone_limits.get(zname))
             base = len(names)
-            for z in self.player_zones:
-                for p in range(n):
-                    names.append(f"{z.name.replace('_', ' ')} of player {p + 1}")
+            for zname, visibility, per_player in self.zone_specs:
+                for p in range(n if per_player else 0):
+                    names.append(f"{zname.replace('_', ' ')} of player {p + 1}")
                     owners.append(p)
-                    vis.append(z.visibility)
-                    limits.append(self.zone_limits.get(z.name))
+                    vis.append(visibility)
+                    limits.append(self.zone_limits.get(zname))
             active = {}
-            for kname, k in self.sym.kinds.items():
+            for kname, zones in self.kind_zones.items():
                 slots = set()
-                for zname in k.active_in:
+                for zname in zones:
                     if zname in self.zone_base:
                         slots.add(self.zone_base[zname])
                     elif zname in self.pzone_index:
@@ -172,29 +196,33 @@ def winners_of(rows: list) -> tuple:
 def compile_program(source: Source, variant: Optional[str] = None, allow: tuple = ()) -> Game:
     """Check and compile a game: a .wish file's path or a parsed program (see dsl.front.front_end)."""
     checked = front_end(source, variant, allow)
-    return Game(checked.program, checked.decls, checked.sym, variant)
+    return Game(checked.program, checked.decls, checked.sym, variant, allow)
 
 
 def load_game(path: str, variant: Optional[str] = None, allow: tuple = ()) -> Game:
     """Parse, check and compile a .wish file (and the game it `extends`). Raises WishError with diagnostics.
     Games are remembered while none of their files changes."""
-    key = (str(Path(path)), variant, tuple(allow), tuple(link.ALLOWED))
+    allow = tuple(allow) + tuple(link.ALLOWED)
+    key = (str(Path(path)), variant, allow)
     hit = _GAMES.get(key)
-    if hit is not None and hit[0] == _stamps(hit[1].program):
+    if hit is not None and hit[0] == _stamps(hit[1]):
         return hit[1]
-    game = compile_program(path, variant, allow)
+    game = cache.load(path, variant, allow)
+    if game is None:
+        game = compile_program(path, variant, allow)
+        cache.store(path, variant, allow, game)
     if len(_GAMES) >= 32:
         _GAMES.pop(next(iter(_GAMES)))
-    _GAMES[key] = (_stamps(game.program), game)
+    _GAMES[key] = (_stamps(game), game)
     return game
 
 
 _GAMES: dict = {}
 
 
-def _stamps(program: A.Program) -> tuple:
+def _stamps(game) -> tuple:
     out = []
-    for path in linked.chain(program):
+    for path in game.sources:
         try:
             out.append(Path(path).stat().st_mtime_ns)
         except OSError:

@@ -268,7 +268,8 @@ def _reads(checker, check):
     by_definition: set = set()
     watched = Identities.__new__(Identities)
     watched.of = _Reads(plain.of, reads)
-    watched.instances = _Reads(plain.instances, by_definition)
+    watched._ndefs = plain._ndefs
+    watched._instances = _Reads(plain.instances, by_definition)
     checker.ids = watched
     try:
         _evaluate(checker, check)

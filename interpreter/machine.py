@@ -186,11 +186,13 @@ class Machine(World):
         return tuple(label for _, label, _ in _dedupe_labels(out))
 
     def action_option_keys(self, keys: tuple, who: int) -> tuple:
-        """The structured keys of these action instances, as `who` sees them (see `option_keys`)."""
+        """The structured keys of these action instances, as `who` sees them (see `option_keys`): an instance
+        without cards among its parameters is its own key."""
         actions = self.game.actions
+        key = views.option_key
         return views.numbered(tuple(
-            (name, tuple(views.option_key(self, v, t, who) for v, t in zip(values, actions[name].param_types)))
-            for name, values in keys))
+            (name, tuple(key(self, v, t, who) for v, t in zip(values, actions[name].param_types)))
+            if actions[name].cards else (name, values) for name, values in keys))
 
     def _instances(self, a, who: int, reason, legal_only: bool):
         """Each choice of `a`'s parameters with the first requirement it fails (None if none). A requirement is

@@ -53,6 +53,7 @@ class ActionDef:
     code: int
     span: A.Span
     enumerate: object = None  # (state, player, out): appends the key of every legal instance (compiled)
+    cards: bool = False  # has a parameter whose value is, or holds, cards (its label depends on who knows them)
 
     def switch_off(self, reason: str) -> None:
         """Never legal from now on, for `reason` (an ablation: wishdsl/coverage.py)."""
@@ -95,14 +96,22 @@ class Identities:
     definition d. A fact of one world, held by its State: a sample of an information set is a State with other
     identities. Never changed once made (states share it; a new world gets a new one)."""
 
-    __slots__ = ("of", "instances")
+    __slots__ = ("of", "_ndefs", "_instances")
 
     def __init__(self, of, ndefs: int):
         self.of = tuple(of)
-        self.instances = [[] for _ in range(ndefs)]
-        for c, d in enumerate(self.of):
-            self.instances[d].append(c)
-        self.instances = tuple(tuple(cs) for cs in self.instances)
+        self._ndefs = ndefs
+        self._instances = None
+
+    @property
+    def instances(self) -> tuple:
+        """Per card definition, its instances (worked out when first asked: samples rarely need it)."""
+        if self._instances is None:
+            by_def = [[] for _ in range(self._ndefs)]
+            for c, d in enumerate(self.of):
+                by_def[d].append(c)
+            self._instances = tuple(tuple(cs) for cs in by_def)
+        return self._instances
 
 
 @attrs.define
@@ -116,6 +125,10 @@ class Layout:
     slot_limit: list
     pzone_base: int
     active: dict
+
+
+def _holds_cards(t) -> bool:
+    return t is not None and (t.kind == "card" or _holds_cards(t.elem))
 
 
 def event_key(ev: A.EventPattern) -> tuple:
@@ -182,7 +195,7 @@ class Builder:
             p.statics = [(d, kind, op, fn(f)) for d, kind, op, f in p.statics]
         for a in g.actions.values():
             a.enumerate = fn(a.enumerate)
-            a.domains = [fn(d) if isinstance(d, str) else d for d in a.domains]
+            a.domains = [fn(d) for d in a.domains]
             a.guards = [(fn(c), m) for c, m in a.guards]
             a.requires = [(level, fn(c), m) for level, c, m in a.requires]
         for t in g.trigger_defs:
@@ -198,13 +211,14 @@ class Builder:
     # ---------------------------------------------------------------- tables
     def indices(self) -> None:
         g, sym = self.g, self.sym
+        g.zone_specs = [(z.name, z.visibility, z.per_player) for z in sym.zones.values()]
+        g.kind_zones = {name: tuple(k.active_in) for name, k in sym.kinds.items()}
         g.enum_members = {name: tuple(m.name for m in e.members) for name, e in sym.enums.items()}
         g.member_display = {m.name: (m.display or m.name) for e in sym.enums.values() for m in e.members}
         g.member_order = {m: i for ms in g.enum_members.values() for i, m in enumerate(ms)}
         g.member_index = g.member_order
         shared = [z for z in sym.zones.values() if not z.per_player]
         per_player = [z for z in sym.zones.values() if z.per_player]
-        g.shared_zones, g.player_zones = shared, per_player
         g.zone_base = {z.name: i for i, z in enumerate(shared)}
         g.pzone_index = {z.name: j for j, z in enumerate(per_player)}
         g.pzone_base = len(shared)
@@ -277,13 +291,7 @@ class Builder:
                 continue
             t = T.from_ref(p.type, set(self.sym.enums), set(self.sym.kinds))
             types.append(t)
-            if t.kind == "enum":
-                vals = self.g.enum_members[t.name]
-                domains.append(lambda st, env, vals=vals: vals)
-            elif t.kind == "player":
-                domains.append(lambda st, env: st.seats)
-            else:
-                domains.append(lambda st, env: (False, True))
+            domains.append(self.gen._root(self.gen.domain(p, t), p.span.line))
         guards, requires, rest = [], [], []
         for s in a.body.stmts:
             if isinstance(s, A.Require) and not rest:
@@ -301,7 +309,8 @@ class Builder:
         root = self.gen.root
         code = self.gen.block(A.Block(rest, span=a.body.span), FrameKind.ACTION, f"action {a.name}")
         return ActionDef(a.name, names, types, domains, [(root(c), m) for c, m in guards],
-                         [(lv, root(c), m) for lv, c, m in requires], code, a.span, enum)
+                         [(lv, root(c), m) for lv, c, m in requires], code, a.span, enum,
+                         any(_holds_cards(t) for t in types))
 
     def triggers_and_abilities(self) -> None:
         g, sym = self.g, self.sym

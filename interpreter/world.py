@@ -145,15 +145,37 @@ class World(StateData):
         self.seen[c] |= self.known[c]
 
     def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
+        """`move CARDS to DEST [top|bottom] [face up|down]`: the cards leave their zones, arrive in order."""
         if not cards:
             return
-        self.version += 1
-        where, zones = self.where, self.zones
+        where = self.where
         srcs = [where[c] for c in cards]
         src = srcs[0]
         one = srcs.count(src) == len(srcs)
         self._take(cards, srcs, src if one else -1)
-        zone = zones[dest]
+        self._put(cards, src if one else -1, srcs, dest, place, facing, span)
+
+    def move_top(self, src: int, k: int, dest: int, place: str, facing, span) -> None:
+        """`move top K of SRC to DEST …`, taking the cards straight off the zone."""
+        zone = self.zones[src]
+        cards = tuple(zone[:k]) if k > 0 else ()
+        if cards:
+            del zone[:k]
+            self._put(cards, src, None, dest, place, facing, span)
+
+    def move_all(self, src: int, dest: int, place: str, facing, span) -> None:
+        """`move SRC to DEST …`: every card of a zone."""
+        zone = self.zones[src]
+        if zone:
+            cards = tuple(zone)
+            zone.clear()
+            self._put(cards, src, None, dest, place, facing, span)
+
+    def _put(self, cards: tuple, src: int, srcs, dest: int, place: str, facing, span) -> None:
+        """Cards taken out of their zones (`src`: the one they all left, else -1; `srcs`: each one's, None when
+        they all left `src`) arrive in zone `dest`; the move is logged and its events fire."""
+        self.version += 1
+        zone = self.zones[dest]
         if place == "top":
             zone[0:0] = cards
         else:
@@ -163,10 +185,10 @@ class World(StateData):
         if limit is not None and len(zone) > limit(self, {}):
             raise WishRuntimeError(f"{self.lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
                                    span, state=self)
-        log.cards(self, Entry.MOVE, cards, src if one else -1, dest)
+        log.cards(self, Entry.MOVE, cards, src, dest)
         if ("moved",) in self.game.triggers:
-            for c, s in zip(cards, srcs):
-                self.emit(("moved",), (c, s, dest))
+            for i, c in enumerate(cards):
+                self.emit(("moved",), (c, srcs[i] if srcs is not None else src, dest))
 
     def _take(self, cards: tuple, srcs: list, src: int) -> None:
         """Take the cards out of their zones (`src`: the one zone they all come from, else -1)."""

@@ -33,6 +33,14 @@ from .version import version
 EXIT_ABANDONED = 130
 
 
+class VersionAction(argparse.Action):
+    """`--version`: the version is looked up only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"wishdsl {version()}")
+        parser.exit()
+
+
 def main(argv: Optional[list] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -56,7 +64,7 @@ def main(argv: Optional[list] = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="wishdsl", description="Check, play and test .wish tabletop games.")
-    ap.add_argument("--version", action="version", version=f"wishdsl {version()}")
+    ap.add_argument("--version", action=VersionAction, nargs=0, help="show the version and exit")
     ap.add_argument("--allow", action="append", default=[], metavar="DIR",
                     help="let house-rule files extend games under DIR (by default only inside the game's own "
                          "project folder)")

@@ -154,7 +154,7 @@ def ablate(game, name: str):
         raise WishError(f"--ablate '{name}': {game.name} has no action, named trigger or card ability of that name"
                         + (f" ({hint})" if hint else "")
                         + f"; actions: {listed['action']}; named triggers: {listed['trigger']}")
-    g = type(game)(game.program, game.decls, game.sym, game.variant)
+    g = type(game)(game.program, game.decls, game.sym, game.variant, game.allow)
     kinds = names[name]
     if "action" in kinds:
         g.actions[name].switch_off(f"{name} is {OFF_REASON}")

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import re
-from importlib import metadata
 from pathlib import Path
 
 
 def version() -> str:
-    """The installed package's version; from a source tree that is not installed, its pyproject.toml's."""
+    """The installed package's version; from a source tree that is not installed, its pyproject.toml's.
+    (importlib.metadata is imported here, when asked: it takes longer to import than a `check` takes.)"""
+    from importlib import metadata
+
     try:
         return metadata.version("wishdsl")
     except metadata.PackageNotFoundError:
