@@ -82,12 +82,15 @@ class StmtGen:
         return False
 
     # ---------------------------------------------------------------- frame functions
-    def frame_function(self, code: int, block: A.Block, kind: FrameKind, name: str, loop=None,
-                       trigger=None) -> None:
-        """Compile `block` into the frame function of code number `code`. `loop` is the statement whose body
-        this is (For, Repeat, While), `trigger` the index of the trigger whose body it is."""
+    def frame_function(self, code: int, block: A.Block, kind: FrameKind, name: str, trigger=None) -> None:
+        """Compile `block` into the frame function of code number `code` (`trigger`: the index of the trigger
+        whose body it is). Its statements are cut into segments at the points where it may stop; `if pc == K:`
+        runs segment K, and a stop stores the segment to resume at in `f.pc`. Branches and loops that may stop
+        are segments of the same function (a loop keeps its place in `env` under a key no game can name, such
+        as "$for3"), so only procedures, actions and triggers ever start a frame of their own."""
         self.block_spans[code] = block.span
-        self.blocks = 2 if loop is not None else 1
+        self.blocks = 2  # the try and the dispatch loop
+        self.segment, self.emitted, self.jumped, self.next_segment = None, set(), False, 1
         out = self.out
         out(f"def b{code}(st, f):  # {name!r}, line {block.span.line}")
         out.indent()
@@ -95,156 +98,166 @@ class StmtGen:
         out(f"_s = {self.span(block)}")
         out("try:")
         out.indent()
-        if loop is not None:
-            out("while True:")
-            out.indent()
         out("pc = f.pc")
         if trigger is not None:
             out("if pc == 0 and not st.trigger_holds(f):")
             out("    return True")
-        pc = 0
-        out(f"if pc <= {pc}:")
+        out("while True:")
         out.indent()
-        body_start = len(out.lines)
-        for s in block.stmts:
-            if not self.stops(s):
-                self.stmt(s, "frame")
-                continue
-            if isinstance(s, DECISIONS):
-                pc = self.next_segment(pc, body_start)
-                body_start = len(out.lines)
-            pc = self.stopping(s, pc + 1)
-            out.indent(-1)
-            out(f"if pc <= {pc}:")
-            out.indent()
-            body_start = len(out.lines)
-        if len(out.lines) == body_start:
+        self.begin(0)
+        self.flat(block.stmts)
+        if len(out.lines) == self.segment_start:
             out("pass")
         out.indent(-1)
-        if loop is None:
-            out("return True")
-        else:
-            self.loop_advance(loop, kind)
-            out.indent(-1)
-        out.indent(-1)
+        out("return True")
+        out.indent(-2)
         out("except _ERRORS as err:")
         out("    raise _failed(st, err, _S[_s]) from None")
         out.indent(-1)
         out("")
 
-    def next_segment(self, pc: int, body_start: int) -> int:
-        """Close the open segment (unless it is still empty) and open the next: a decision is asked in a
-        segment of its own, so that asking again (`State.repose`) runs only the asking."""
-        out = self.out
-        if len(out.lines) == body_start:
-            return pc
-        out.indent(-1)
-        out(f"if pc <= {pc + 1}:")
-        out.indent()
-        return pc + 1
+    def new_segment(self) -> int:
+        k = self.next_segment
+        self.next_segment += 1
+        return k
 
-    def stopping(self, s: A.Stmt, resume: int) -> int:
-        """Emit a statement that may stop, resuming at segment `resume`; return that segment."""
+    def begin(self, k: int) -> None:
+        """Open segment `k` after the one being written, which falls into it unless it ended with a jump."""
+        out = self.out
+        if self.segment is not None:
+            if not self.jumped:
+                out(f"pc = {k}")
+            out.indent(-1)
+        out(f"if pc == {k}:")
+        out.indent()
+        self.segment, self.jumped, self.segment_start = k, False, len(out.lines)
+        self.emitted.add(k)
+
+    def jump(self, k: int) -> None:
+        """Go on at segment `k`: a segment written before this one is reached by running the dispatch again."""
+        self.out(f"pc = {k}")
+        if k in self.emitted:
+            self.out("continue")
+
+    def flat(self, stmts: list) -> None:
+        """Statements of a frame function: those that may stop cut it into segments, the others run inline."""
+        for s in stmts:
+            if self.stops(s):
+                self.stopping(s)
+            else:
+                self.stmt(s, "frame")
+                self.jumped = isinstance(s, A.EndGame)
+
+    def stopping(self, s: A.Stmt) -> None:
         out = self.out
         k = self.span(s)
-        out(f"_s = {k}")
-        stop = [f"f.pc = {resume}", "return"]
-        if isinstance(s, DECISIONS):
-            point = self.decision_point(s)
-            out(f"if _P[{point}].ask(st, env):")
-            self.lines_in(stop)
-        elif isinstance(s, A.Resolve):
-            out(f"if st.resolve_instant({self.expr(s.card, {})}, f.depth, _S[{k}]):")
-            self.lines_in(stop)
-        elif isinstance(s, A.ExprStmt):
-            out(f"{stop[0]}")
+        if isinstance(s, DECISIONS):  # asked in a segment of its own: asking again (State.repose) asks only
+            ask, resume = self.new_segment(), self.new_segment()
+            self.begin(ask)
+            out(f"_s = {k}")
+            out(f"if _P[{self.decision_point(s)}].ask(st, env):")
+            self.stop_at(resume)
+            self.begin(resume)
+        elif isinstance(s, A.If):
+            self.flat_if(s)
+        elif isinstance(s, (A.For, A.Repeat, A.While)):
+            self.flat_loop(s)
+        elif isinstance(s, A.ExprStmt):  # a procedure that may stop runs in a frame of its own
+            resume = self.new_segment()
+            out(f"_s = {k}")
+            out(f"f.pc = {resume}")
             out(f"st.push({self.procedure_code(s.expr.name)}, {self.call_env(s.expr)}, _BLOCK, None, f.depth, "
                 f"_S[{k}])")
             out("return")
-        elif isinstance(s, A.If):
-            self.stopping_if(s, stop, k)
-        elif isinstance(s, (A.For, A.Repeat, A.While)):
-            self.stopping_loop(s, stop, k)
+            self.jumped = True
+            self.begin(resume)
         else:
-            self.stmt(s, "frame")
-            out("if st.stack[-1] is not f:")
-            self.lines_in(stop)
-        return resume
+            resume = self.new_segment()
+            out(f"_s = {k}")
+            if isinstance(s, A.Resolve):
+                out(f"if st.resolve_instant({self.expr(s.card, {})}, f.depth, _S[{k}]):")
+            else:  # it may fire triggers: they run first, in frames of their own
+                self.stmt(s, "frame")
+                out("if st.stack[-1] is not f:")
+            self.stop_at(resume)
+            self.begin(resume)
 
-    def lines_in(self, lines: list) -> None:
-        self.out.indent()
-        for line in lines:
-            self.out(line)
-        self.out.indent(-1)
+    def stop_at(self, resume: int) -> None:
+        """The indented lines that stop the function, to go on at segment `resume`."""
+        self.out(f"    f.pc = {resume}")
+        self.out("    return")
 
-    def stopping_if(self, s: A.If, stop: list, k: int) -> None:
+    def flat_if(self, s: A.If) -> None:
         out = self.out
+        then, other, after = self.new_segment(), self.new_segment() if s.other is not None else None, \
+            self.new_segment()
+        out(f"_s = {self.span(s)}")
         out(f"if {self.expr(s.cond, {})}:")
-        self.branch(s.then, stop, k)
-        if s.other is not None:
-            out("else:")
-            self.branch(s.other, stop, k)
-
-    def branch(self, block: A.Block, stop: list, k: int) -> None:
-        """A branch of an `if`: its own frame when it may stop, else plain statements."""
-        out = self.out
         out.indent()
-        if self.block_stops(block):
-            code = self.deferred(block, FrameKind.BLOCK, "")
-            out(stop[0])
-            out(f"st.push({code}, env, _BLOCK, None, f.depth, _S[{k}])")
-            out("return")
-        else:
-            self.stmts(block.stmts, "frame")
+        self.jump(then)
         out.indent(-1)
+        out("else:")
+        out.indent()
+        self.jump(other if other is not None else after)
+        out.indent(-1)
+        self.jumped = True
+        self.begin(then)
+        self.flat(s.then.stmts)
+        if other is not None:
+            if not self.jumped:
+                self.jump(after)
+                self.jumped = True
+            self.begin(other)
+            self.flat(s.other.stmts)
+        self.begin(after)
 
-    def stopping_loop(self, s, stop: list, k: int) -> None:
+    def flat_loop(self, s) -> None:
+        """A loop that may stop: its head decides whether another pass runs, its body ends by going back there.
+        The loop's place is kept in `env` under a key no game can name ("$for3")."""
         out = self.out
+        kind = type(s).__name__.lower()
+        key = repr(f"${kind}{self.fresh('')}")
+        head, body, done = self.new_segment(), self.new_segment(), self.new_segment()
+        out(f"_s = {self.span(s)}")
         if isinstance(s, A.For):
-            code = self.deferred(s.body, FrameKind.FOR, "", loop=s)
-            out(f"_items = tuple({self.coll(s.source, {}, copy=False)})")
-            out("if _items:")
-            self.lines_in([f"env[{s.var!r}] = _items[0]", stop[0],
-                           f"st.push({code}, env, _FOR, (_items, 0), f.depth, _S[{k}])", "return"])
+            out(f"env[{key}] = (tuple({self.coll(s.source, {}, copy=False)}), 0)")
         elif isinstance(s, A.Repeat):
-            code = self.deferred(s.body, FrameKind.REPEAT, "", loop=s)
             out(f"_n = {self.expr(s.count, {})}")
             out("if _n > _MAX_LOOP:")
-            out(f"    raise _repeat_limit(_n, _S[{k}])")
-            out("if _n > 0:")
-            self.lines_in([stop[0], f"st.push({code}, env, _REPEAT, (_n, 1), f.depth, _S[{k}])", "return"])
+            out(f"    raise _repeat_limit(_n, _S[{self.span(s)}])")
+            out(f"env[{key}] = (_n, 0)")
         else:
-            code = self.deferred(s.body, FrameKind.WHILE, "", loop=s)
-            out(f"if {self.expr(s.cond, {})}:")
-            self.lines_in([stop[0], f"st.push({code}, env, _WHILE, 1, f.depth, _S[{k}])", "return"])
-
-    def loop_advance(self, loop, kind: FrameKind) -> None:
-        """The end of a loop body run in its own frame: the next pass, or True when the loop is done."""
-        out = self.out
-        if kind is FrameKind.FOR:
-            out("_items, _i = f.data")
-            out("_i += 1")
-            out("if _i >= len(_items):")
-            out("    return True")
-            out(f"env[{loop.var!r}] = _items[_i]")
-            out("f.data = (_items, _i)")
-        elif kind is FrameKind.REPEAT:
-            out("_n, _i = f.data")
-            out("if _i >= _n:")
-            out("    return True")
-            out("f.data = (_n, _i + 1)")
+            out(f"env[{key}] = 0")
+        self.begin(head)
+        if isinstance(s, A.While):
+            out(f"_i = env[{key}]")
+            out("if _i >= _MAX_LOOP:")
+            out(f"    raise _loop_limit(_S[{self.span(s.body)}])")
+            out(f"_s = {self.span(s)}")
+            out(f"if not {self.expr(s.cond, {})}:")
+            again = [f"env[{key}] = _i + 1"]
         else:
-            out("if f.data >= _MAX_LOOP:")
-            out(f"    raise _loop_limit(_S[{self.span(loop.body)}])")
-            out(f"_s = {self.span(loop)}")
-            out(f"if not {self.expr(loop.cond, {})}:")
-            out("    return True")
-            out("f.data += 1")
-        out("f.pc = 0")
-        first = loop.body.stmts[0] if loop.body.stmts else loop
-        out("st.steps += 1")
-        out("if st.steps > st.step_limit:")
-        out(f"    st.runaway(_S[{self.span(first)}])")
+            out(f"_items, _i = env[{key}]")
+            out(f"if _i >= {'len(_items)' if isinstance(s, A.For) else '_items'}:")
+            again = [f"env[{key}] = (_items, _i + 1)"]
+            if isinstance(s, A.For):
+                again.insert(0, f"env[{s.var!r}] = _items[_i]")
+        out.indent()
+        self.jump(done)
+        out.indent(-1)
+        out("else:")
+        out.indent()
+        for line in again + self.tick(s.body, s):
+            out(line)
+        self.jump(body)
+        out.indent(-1)
+        self.jumped = True
+        self.begin(body)
+        self.flat(s.body.stmts)
+        if not self.jumped:
+            self.jump(head)
+            self.jumped = True
+        self.begin(done)
 
     # ---------------------------------------------------------------- direct procedures
     def direct_procedure(self, code: int, p: A.Procedure) -> None:
@@ -291,7 +304,7 @@ class StmtGen:
     def hoisted(self, s: A.Stmt) -> None:
         """A compound statement nested too deeply for one Python function runs as a function of its own."""
         code = self.new_code("")
-        self.pending.append((code, s, None, "", None, None))
+        self.pending.append((code, s, None, "", None))
         self.out(f"p{code}(st, env)")
         if self.ends(s):
             self.out("if st.over:")

@@ -9,12 +9,9 @@ MODULE_NAME = "<wishdsl rules>"  # the file name of the compiled rules in Python
 class FrameKind(enum.IntEnum):
     """What a frame runs, and so what its `data` holds."""
 
-    BLOCK = 0  # a procedure, a branch, setup, play, an Instant ability; data: None
+    BLOCK = 0  # a procedure, setup, play, an Instant ability; data: None
     ACTION = 1  # an action a player took; data: the action's name
     TRIGGER = 2  # a rule or Ongoing ability reacting to an event; data: the trigger's index
-    FOR = 3  # a `for` body that may stop; data: (the items, the index of the current one)
-    REPEAT = 4  # a `repeat` body that may stop; data: (how many passes, this pass's number from 1)
-    WHILE = 5  # a `while` body that may stop; data: this pass's number from 1
 
 
 class Frame:

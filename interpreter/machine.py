@@ -103,6 +103,8 @@ class Machine(World):
         in_action = self.acting_player() is not None
         now = []
         for t, env in fired:
+            if t.early and not self._holds(t, env):
+                continue  # its condition reads only the event: false now, false when it would start
             if t.after and in_action:
                 self.after.append((t.index, env, depth))
             else:
@@ -113,11 +115,13 @@ class Machine(World):
     def trigger_holds(self, f) -> bool:
         """A trigger's condition is checked when it starts to resolve: the triggers before it may have
         changed what it looks at ("gain the Crystal before resolving Jewelry")."""
-        t = self.game.trigger_defs[f.data]
+        return self._holds(self.game.trigger_defs[f.data], f.env)
+
+    def _holds(self, t, env: dict) -> bool:
         if t.cond is None:
             return True
         try:
-            return bool(t.cond(self, f.env))
+            return bool(t.cond(self, env))
         except (WishError, TypeError, IndexError, KeyError, ValueError) as err:
             raise self.failed(err, t.span) from None
 

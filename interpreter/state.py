@@ -73,7 +73,7 @@ class Decision:
                         self.kinds, self.keys)
 
 
-STATE_FORMAT = "wishdsl-state-5"  # 2: shuffles; 3: identities; 4: compiled rules, typed frames; 5: compact log
+STATE_FORMAT = "wishdsl-state-6"  # 2: shuffles; 3: identities; 4: compiled rules; 5: compact log; 6: flat loops
 
 
 class StateData:

@@ -78,6 +78,8 @@ class TriggerDef:
     span: A.Span
     label: str
     name: Optional[str] = None  # `when NAME: …`
+    early: bool = False  # its condition reads only the event and constants: checked when the event fires
+
 
     def describe(self) -> str:
         return f"{self.label} (line {self.span.line})"
@@ -341,6 +343,7 @@ class Builder:
         index = len(self.g.trigger_defs)
         cond = self.gen.root(t.cond) if t.cond is not None else None
         code = self.gen.block(t.body, FrameKind.TRIGGER, label, trigger=index)
+        early = t.cond is not None and self.gen.reads_only_its_environment(t.cond)
         self.g.trigger_defs.append(TriggerDef(index, source, kind, list(t.event.binders), cond, t.after_action,
-                                              t.order, code, t.span, label, t.name))
+                                              t.order, code, t.span, label, t.name, early))
         keys[index] = event_key(t.event)
