@@ -3,8 +3,8 @@
 clone() against copy.deepcopy, and the JSON round trip.
 
 This is a measuring tool, not a test: it asserts nothing about timings. It prints medians over
-repeated runs next to the project's aims (load < 50 ms, check process < 300 ms, clone at least
-30 times faster than deepcopy).
+repeated runs next to the project's aims (load < 50 ms, check process < 250 ms, clone at least
+100 times faster than deepcopy).
 
     python bench/bench.py [--game games/wunschmaschine.wish] [--players 3,4,6] [--variant NAME]
                           [--seconds 3] [--repeat 5] [--seed 1]
@@ -142,7 +142,8 @@ def bench_load(path: Path, variant: str | None, repeat: int) -> tuple[list[list[
         return [["load_game (parse + check + compile)", ms(load_s), "< 50 ms", verdict(load_s < 0.050)]], notes
 
     cached_s = statistics.median(timed(lambda: load_game(str(path), **kwargs))[0] for _ in range(repeat))
-    rows = []
+    fresh = bench_fresh_load(path, variant, repeat)
+    rows = [["load_game in a fresh process (caches warm)", ms(fresh), "< 50 ms", verdict(fresh < 0.050)]]
     import interpreter
 
     load_source = getattr(interpreter, "load_source", None)
@@ -151,7 +152,7 @@ def bench_load(path: Path, variant: str | None, repeat: int) -> tuple[list[list[
         load_source(text, str(path), variant)  # fills the parse cache
         uncached = [timed(lambda: load_source(text, str(path), variant))[0] for _ in range(repeat)]
         load_s = statistics.median(uncached)
-        rows.append(["load (parse cache warm) + check + compile", ms(load_s), "< 50 ms", verdict(load_s < 0.050)])
+        rows.append(["parse cache warm + check + compile (no compiled cache)", ms(load_s), "", ""])
         saved = os.environ.get("WISHDSL_CACHE")
         os.environ["WISHDSL_CACHE"] = "0"
         try:
@@ -168,6 +169,29 @@ def bench_load(path: Path, variant: str | None, repeat: int) -> tuple[list[list[
         rows.append(["load_game, first call (one sample)", ms(cold_s), "< 50 ms", verdict(cold_s < 0.050)])
     rows.append(["load_game, cached", ms(cached_s), "", ""])
     return rows, notes
+
+
+FRESH_LOAD = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import interpreter.game  # the engine's modules: imported before the clock starts
+from interpreter import load_game
+t = time.perf_counter()
+load_game(sys.argv[2], sys.argv[3] or None)
+print(time.perf_counter() - t)
+"""
+
+
+def bench_fresh_load(path: Path, variant: str | None, repeat: int) -> float:
+    """Median time of load_game alone in a fresh process, once its disk caches are warm (the first run warms
+    them and is not counted)."""
+    cmd = [sys.executable, "-c", FRESH_LOAD, str(REPO), str(path), variant or ""]
+    times = []
+    for i in range(max(repeat, 3) + 1):
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        if i:
+            times.append(float(out.stdout.strip().splitlines()[-1]))
+    return statistics.median(times)
 
 
 def bench_check_process(path: Path, repeat: int) -> tuple[float | None, list[str]]:
@@ -351,9 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     notes += n
     if check_s is None:
         failed = True
-        rows.append(["wishdsl check as a process", "failed", "< 300 ms", ""])
+        rows.append(["wishdsl check as a process", "failed", "< 250 ms", ""])
     else:
-        rows.append(["wishdsl check as a process", ms(check_s), "< 300 ms", verdict(check_s < 0.300)])
+        rows.append(["wishdsl check as a process", ms(check_s), "< 250 ms", verdict(check_s < 0.250)])
     print_table("Loading", ["measure", "median", "aim", ""], rows)
 
     game = load_game(str(path), variant=args.variant)
@@ -389,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             ratio = c["deepcopy_s"] / c["clone_s"]
             rows.append(["copy.deepcopy(state)", us(c["deepcopy_s"]), "", ""])
-            rows.append(["clone speed-up over deepcopy", f"{ratio:.1f}×", "≥ 30×", verdict(ratio >= 30)])
+            rows.append(["clone speed-up over deepcopy", f"{ratio:.1f}×", "≥ 100×", verdict(ratio >= 100)])
         rows.append(["state.to_json()", us(c["to_json_s"]), "", ""])
         rows.append(["game.state_from_json(text)", us(c["from_json_s"]), "", ""])
         rows.append(["JSON size", f"{c['json_bytes']} B", "", ""])

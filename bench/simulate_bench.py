@@ -34,7 +34,7 @@ def plain_vs_counting(game, players: int, n: int, seed: int, repeat: int) -> tup
         t0 = time.process_time()
         for i in range(n):
             s = game_seed(seed, i)
-            play(start(s), make_agents(["random"], players, s))
+            play(start(s), make_agents(["random"], players, s), labels=False)
         return n / (time.process_time() - t0)
     plain, counting = [], []
     for _ in range(repeat):

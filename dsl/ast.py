@@ -631,13 +631,25 @@ class Program(Node):
     parent_variant: Optional[str] = None
 
 
+def field_names(cls) -> tuple:
+    """The names of a node class's fields, in order (worked out once per class)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else ()
+    return names
+
+
+_FIELDS: dict = {}
+
+
 def walk(root: Node):
     """Every node under `root` (itself included) with its depth, without recursion."""
     todo = [(root, 1)]
     while todo:
         node, depth = todo.pop()
         yield node, depth
-        for value in attrs.astuple(node, recurse=False) if attrs.has(type(node)) else ():
+        for name in field_names(type(node)):
+            value = getattr(node, name)
             items = value if isinstance(value, (list, tuple)) else (value,)
             for item in items:
                 if isinstance(item, tuple):

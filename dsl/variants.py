@@ -104,10 +104,10 @@ def _referenced(decls: list) -> set:
         for node, _ in A.walk(d):
             if isinstance(node, A.Literal):
                 continue
-            for f in attrs.fields(type(node)):
-                if f.name in ("doc", "span", "columns_span") or (f.name == "name" and isinstance(node, A.Decl)):
+            for name in A.field_names(type(node)):
+                if name in ("doc", "span", "columns_span") or (name == "name" and isinstance(node, A.Decl)):
                     continue
-                value = getattr(node, f.name)
+                value = getattr(node, name)
                 if isinstance(value, str):
                     out.add(value)
                 elif isinstance(value, list):

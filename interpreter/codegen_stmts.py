@@ -19,6 +19,7 @@ from .frames import FrameKind
 from .log import Entry, has_card_refs
 
 DECISIONS = (A.Choose, A.Simultaneous, A.Act)
+ALWAYS_STOPPING = (*DECISIONS, A.Resolve)  # written by `stopping` alone; every other statement has its `s_` case
 MAX_BLOCKS = 12  # Python loops nested in one generated function (CPython refuses more than 20 blocks)
 MAX_LEVEL = 40  # indentation levels of one generated function (CPython refuses more than 100)
 
@@ -43,7 +44,7 @@ class StmtGen:
     # ---------------------------------------------------------------- what a statement may do
     def stops(self, s: A.Stmt) -> bool:
         """May this statement stop the rule that runs it (a decision, or frames pushed above it)?"""
-        if isinstance(s, (*DECISIONS, A.Resolve)):
+        if isinstance(s, ALWAYS_STOPPING):
             return True
         if isinstance(s, A.Emit):
             return ("custom", s.name) in self.listened

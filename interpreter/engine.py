@@ -202,8 +202,8 @@ class State(Machine):
     def clone(self) -> "State":
         st = State.__new__(State)
         st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask
-        st.step_limit = 0
-        st._fresh_memo()
+        st.step_limit = st.call_depth = st.version = st.memo_version = 0
+        st.memo = {}
         clone_data(self, st)
         return st
 

@@ -99,14 +99,15 @@ def _listify(v):
 
 def clone_data(src, dst) -> None:
     """Copy every mutable part of `src` into the fresh object `dst`: explicit, never a generic deep copy."""
+    copy = list.copy
     dst.n = src.n
     dst.seed = src.seed
     dst.rng = Rng(src.rng.s)
     dst.ids = src.ids  # never changed in play: shared
     dst.gvars = src.gvars[:]
-    dst.pvars = [row[:] for row in src.pvars]
-    dst.kvars = [row[:] for row in src.kvars]
-    dst.zones = [z[:] for z in src.zones]
+    dst.pvars = list(map(copy, src.pvars))
+    dst.kvars = list(map(copy, src.kvars))
+    dst.zones = list(map(copy, src.zones))
     dst.where = src.where[:]
     dst.face = src.face[:]
     dst.known = src.known[:]

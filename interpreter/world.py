@@ -15,6 +15,9 @@ from .log import Entry
 from .state import StateData
 
 
+PLACE_GROUPS = {"gvar": 0, "pvar": 1, "kvar": 2}  # `read_place`'s kinds of variables → write_vars' groups
+
+
 class World(StateData):
     """Facts of one world and the moves that change them."""
 
@@ -49,32 +52,16 @@ class World(StateData):
             return self.kvars[idx][v.key_index(self.game, who(self, env))]
         return self.pvars[who(self, env)][idx]
 
-    def write_place(self, place, env, value, span) -> None:
-        self.write_places(((place, value),), env, span)
-
     def write_places(self, writes, env, span) -> None:
-        """Store several values at once; the changes are logged and their events fire after all are stored."""
-        changes = []
-        self.version += 1
-        for place, value in writes:
-            kind, idx, who = place
+        """Store several values at once in places as `read_place` names them (a local among them is stored in
+        `env`); the changes are logged and their events fire after all are stored."""
+        variables = []
+        for (kind, idx, who), value in writes:
             if kind == "local":
                 env[idx] = value
-                continue
-            if kind == "gvar":
-                v, group, p, row, at = self.game.gvars[idx], 0, None, self.gvars, idx
-            elif kind == "kvar":
-                v, group, p = self.game.kvars[idx], 2, who(self, env)
-                row, at = self.kvars[idx], v.key_index(self.game, p)
             else:
-                v, group, p = self.game.pvars[idx], 1, who(self, env)
-                row, at = self.pvars[p], idx
-            self._check_min(v, value, span)
-            old = row[at]
-            row[at] = value
-            if old != value:
-                changes.append((v, group, idx, p, old, value))
-        self._changed(changes)
+                variables.append((PLACE_GROUPS[kind], idx, who(self, env) if who is not None else None, value))
+        self.write_vars(variables, span)
 
     def write_vars(self, writes, span) -> None:
         """Store several variables at once, each (group 0 shared / 1 per player / 2 keyed, index, player or key,

@@ -176,3 +176,23 @@ def test_the_rules_command_prints_the_module(capsys):
     assert text == load_game("games/wunschmaschine.wish", "Left-Right").rules.source
     compile(text, "<printed rules>", "exec")  # it is Python
     assert "def b" in text and "'procedure attempt'" in text
+
+
+def test_every_expression_and_statement_class_has_a_case_in_the_generator():
+    from dsl import ast as A
+    from interpreter.codegen import CodeGen
+    from interpreter.codegen_stmts import ALWAYS_STOPPING
+
+    def subclasses(base):
+        out = set()
+        for c in base.__subclasses__():
+            out |= {c} | subclasses(c)
+        return out
+
+    exprs = {c.__name__ for c in subclasses(A.Expr)}
+    stmts = {c.__name__ for c in subclasses(A.Stmt)}
+    assert exprs and stmts
+    assert not {n for n in exprs if not hasattr(CodeGen, "x_" + n)}, "expressions the generator cannot write"
+    stopping = {c.__name__ for c in ALWAYS_STOPPING}
+    assert not {n for n in stmts if not hasattr(CodeGen, "s_" + n) and n not in stopping}, \
+        "statements the generator cannot write"

@@ -83,7 +83,7 @@ def play_game(setup: Setup, seed: int, index: int) -> dict:
     specs = seat_specs(setup.agents, setup.players, index)
     state = CountingState.start(game, setup.players, gseed)
     agents = make_agents(specs, setup.players, gseed)
-    actions = play(state, agents)
+    actions = play(state, agents, labels=False)
     return {"index": index, "seed": gseed, "agents": specs, "scores": state.scores(), "winners": state.winners(),
             "decisions": len(actions), "actions": sum(state.counts[k] for k in state.counts if k[0] == "action"),
             "coverage": coverage_counts(state, universe(game)), "roles": stable_roles(state)}

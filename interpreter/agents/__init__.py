@@ -130,12 +130,14 @@ def ask(agent: Agent, state, seat: int) -> Action:
 
 
 def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional[list] = None,
-         after: Optional[Callable] = None) -> list:
+         after: Optional[Callable] = None, labels: bool = True) -> list:
     """Let the agents play `state` to its end; return the actions taken, in order.
 
     Each agent gets only its seat's view and legal actions. `on_log(line)` receives every new line of the
     omniscient log as the game goes (including the lines written before the first decision). Actions are
     appended to `taken` (a new list if None) as they are applied, and `after(state, taken)` runs after each.
+    Their labels are read as they are taken, so that they can be read afterwards; `labels=False` saves that
+    when nobody will (a simulation counts the actions only).
     """
     taken = [] if taken is None else taken
     shown = 0
@@ -148,7 +150,8 @@ def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional
             return taken
         seat = state.to_move[0]
         action = ask(agents[seat], state, seat)
-        action.label  # built now, from the state it is offered in: `taken` keeps it
+        if labels:
+            action.label  # built now, from the state it is offered in: `taken` keeps it
         state.apply(action)
         taken.append(action)
         if after is not None:
