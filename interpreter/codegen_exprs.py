@@ -50,7 +50,7 @@ class ExprGen:
         if kind is RefKind.LOCAL:
             return scope.get(name) or f"env[{name!r}]"
         if kind is RefKind.YOU:
-            return "env['you']"
+            return scope.get("you") or "env['you']"
         if kind is RefKind.SELF:
             return "env['self']"
         if kind is RefKind.PLAYERS:
@@ -71,9 +71,11 @@ class ExprGen:
         """A parameter's value: its literal when it has one and no card's Static ability changes it, else the
         engine's lookup."""
         value = self.sym.params[name][0].value
-        if name not in self.static_params and isinstance(value, A.Literal) and value.value is not None:
+        if name in self.static_params:
+            return f"st.param({self.g.param_index[name]}, {player})"
+        if isinstance(value, A.Literal) and value.value is not None:
             return repr(value.value)
-        return f"st.param({self.g.param_index[name]}, {player})"
+        return f"{self.param_function(name)}(st, {player})"
 
     def x_FieldOf(self, e: A.FieldOf, scope) -> str:
         obj = self.expr(e.obj, scope)

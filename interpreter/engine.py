@@ -335,6 +335,13 @@ class State(Machine):
             d.keys = tuple(point.keys(self, values, who) for who, values in zip(d.players, d.values))
         return d.keys
 
+    def legal_keys(self, player: int) -> tuple:
+        """The keys of `player`'s options now, in the order of `legal_actions(player)` (no Action is built)."""
+        d = self.decision
+        if d is None or player not in d.players or player in d.answers:
+            return ()
+        return self.option_keys(d)[d.players.index(player)]
+
     def _why_not(self, d, player, label, labels) -> str:
         if d.kinds == "act":
             for key, lbl, reason in self.action_options(self.game.points[d.point].actions, player):

@@ -165,6 +165,9 @@ class Game:
             doc = json.loads(text)
         except (ValueError, TypeError, RecursionError) as err:
             raise WishError(f"this is not a saved game: {err}") from None
+        if isinstance(doc, dict) and older_format(doc.get("format")):
+            raise WishError(f"this state was saved by an older wishdsl ({doc['format']}; this one reads "
+                            f"{STATE_FORMAT}): replay its seed and actions instead (a save file does so itself)")
         if not isinstance(doc, dict) or doc.get("format") != STATE_FORMAT:
             raise WishError("this is not a wishdsl saved game (unknown format)")
         if doc.get("game") != self.fingerprint:
@@ -181,6 +184,13 @@ class Game:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError) as err:
             raise WishError(f"the saved game is damaged: {type(err).__name__}: {err}") from None
         return st
+
+
+def older_format(fmt) -> bool:
+    """Is `fmt` the format of a state an older wishdsl wrote?"""
+    prefix = STATE_FORMAT.rsplit("-", 1)[0] + "-"
+    return isinstance(fmt, str) and fmt.startswith(prefix) and fmt[len(prefix):].isdigit() and \
+        int(fmt[len(prefix):]) < int(STATE_FORMAT[len(prefix):])
 
 
 def winners_of(rows: list) -> tuple:

@@ -165,6 +165,23 @@ def test_a_save_whose_parts_disagree_is_refused(good_save):
         refused(good_save, message)
 
 
+def test_a_save_whose_state_an_older_wishdsl_wrote_resumes_from_its_actions(good_save):
+    """The state in a save is a check; its seed and actions are what resumes it. A state written by an older
+    engine (another state format) cannot be compared, so the replay alone resumes the game."""
+    fresh = saves.load_save(str(good_save))
+    rewrite(good_save, lambda body: body.update(state={"format": "wishdsl-state-2", "stack": [[0, 1, 2, None, 0]]}))
+    old = saves.load_save(str(good_save))
+    assert old.state.to_json() == fresh.state.to_json()
+    rewrite(good_save, lambda body: body.update(state={"format": "wishdsl-state-99"}))
+    refused(good_save, "damaged: the saved state does not load")  # a newer one is not read
+
+
+def test_a_state_of_an_older_wishdsl_says_so():
+    game = load_game(WUNSCH)
+    with pytest.raises(WishError, match="saved by an older wishdsl .wishdsl-state-2; this one reads"):
+        game.state_from_json(json.dumps({"format": "wishdsl-state-2"}))
+
+
 def test_an_interrupted_save_keeps_the_previous_one(good_save, monkeypatch):
     before = good_save.read_bytes()
     body = json.loads(before)["body"]

@@ -190,13 +190,14 @@ class MctsAgent(Agent):
                 return
             for p in list(st.to_move):
                 actions = st.legal_actions(p)
-                action = actions[rng.randrange(len(actions))]
+                j = rng.randrange(len(actions))
                 if rng.random() >= self.epsilon:
                     best = -1.0
-                    for a in actions:
-                        entry = mast.get((p, classes(a.key)))
+                    for i, key in enumerate(st.legal_keys(p)):
+                        entry = mast.get((p, classes(key)))
                         if entry is not None and entry[1] / entry[0] > best:
-                            action, best = a, entry[1] / entry[0]
+                            j, best = i, entry[1] / entry[0]
+                action = actions[j]
                 played.append((p, classes(action.key)))
                 st.apply(action)
 
@@ -237,8 +238,9 @@ class MctsAgent(Agent):
         the others only when it disappoints, rather than all nine before any is repeated."""
         table = node.stats.setdefault(player, {})
         concrete: dict = {}
-        for a in st.legal_actions(player):
-            concrete.setdefault(self._class(a.key), []).append(a)
+        actions = st.legal_actions(player)
+        for i, key in enumerate(st.legal_keys(player)):
+            concrete.setdefault(self._class(key), []).append(i)
         classes = list(concrete)
         self.offers[node, player] = classes
         low, high = node.ranges.get(player, (0.0, 1.0))
@@ -258,7 +260,7 @@ class MctsAgent(Agent):
                 if seen is not None:
                     first = seen[1] / seen[0]
                 else:
-                    first = self._probe(st, player, cls, concrete[cls][0]) if self.probe else 1.0
+                    first = self._probe(st, player, cls, actions[concrete[cls][0]]) if self.probe else 1.0
                 value = first + c * math.sqrt(math.log(avail + 1))
             if value > best_value:
                 best, best_value, ties = cls, value, 1
@@ -266,7 +268,7 @@ class MctsAgent(Agent):
                 ties += 1
                 if self.rng.randrange(ties) == 0:
                     best = cls
-        return best, _one_of(concrete[best], self.rng)
+        return best, actions[_one_of(concrete[best], self.rng)]
 
     def _probe(self, st, player: int, key, action: Action) -> float:
         """The first value of option class `key` when this search has not met it: the reward `player` gets
