@@ -80,7 +80,9 @@ def frozen(st, value, ty):
 
 
 def choice(st, who: int, value, point) -> None:
-    st.log.append((Entry.CHOICE, who, frozen(st, value, point.elem), point.index))
+    if has_card_refs(point.elem):
+        value = frozen(st, value, point.elem)
+    st.log.append((Entry.CHOICE, who, value, point.index))
 
 
 def action(st, who: int, a, values: tuple) -> None:

@@ -226,27 +226,29 @@ class Choice(Point):
     Wish Machine wishes only for single-item cards). The observation keeps what the options read, like an
     announcement, so an agent can reject samples in which the card would not have been an option."""
 
-    __slots__ = ("write", "options", "among", "elem", "by", "prompt", "verb", "distinct", "skip")
+    __slots__ = ("write", "options", "among", "elem", "by", "prompt", "verb", "distinct", "skip", "plain", "cards")
 
     def __init__(self, index, span, write, options, among, elem, by, prompt, verb, distinct, skip):
         super().__init__(index, span)
         self.write, self.options, self.among, self.elem, self.by = write, options, among, elem, by
-        self.prompt, self.verb, self.distinct, self.skip = prompt, verb, distinct, skip
+        self.prompt, self.verb, self.distinct, self.skip = prompt or "Choose", verb, distinct, skip
+        self.plain = not distinct and skip is None  # the options are the collection as it is
+        self.cards = elem is not None and elem.kind == "card"
 
     def values(self, st, env, who) -> tuple:
         values = tuple(self.options(st, env))
         if self.skip is not None:
             values += (None,)
         if self.distinct:
-            values = st.distinct_options(values, self.elem.kind == "card", who)
+            values = st.distinct_options(values, self.cards, who)
         return values
 
     def ask(self, st, env) -> bool:
         who = self.by(st, env)
-        values = self.values(st, env, who)
+        values = self.options(st, env) if self.plain else self.values(st, env, who)
         if not values:
             raise WishRuntimeError(f"player {who + 1} must choose, but there is nothing to choose from", self.span)
-        st.decision = Decision((who,), (values,), None, self.prompt or "Choose", self.index)
+        st.decision = Decision((who,), (values,), None, self.prompt, self.index)
         return True
 
     def labels(self, st, values, who) -> tuple:
@@ -258,7 +260,7 @@ class Choice(Point):
 
     def answer(self, st, frame, answers) -> None:
         (who, value), = answers.items()
-        if value is not None and self.elem.kind == "card" and st.known[value] != st.all_mask:
+        if self.cards and value is not None and st.known[value] != st.all_mask:
             env = dict(frame.env)
             env[CHOSEN] = value
             st.observations.append((len(st.log), self.index, True, snapshot(st, env)))
