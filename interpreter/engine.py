@@ -11,6 +11,7 @@ from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 from . import checks, views
 from .frames import Frame, FrameKind
 from .log import render
+from .scoring import outcome, summary
 from .machine import Machine
 from .state import Rng, clone_data, data_to_json
 
@@ -354,7 +355,13 @@ class State(Machine):
     def scores(self) -> list:
         if self.final is not None:
             return list(self.final[0])
-        return [self.game.score_of(self, p)[0] for p in self.seats]
+        return [r.score for r in self.game.standings(self)]
+
+    def result(self) -> dict:
+        """The end of the game (or where it stands, if it ended now) as plain data: scores and points per
+        scoring step, tie-breakers, who lost outright, the winners and what decided (interpreter/scoring.py)."""
+        rows = self.game.standings(self)
+        return summary(rows, outcome(rows))
 
     def winners(self) -> list:
         return list(self.final[1]) if self.final is not None else []

@@ -15,6 +15,7 @@ from dsl.parser import parse
 
 from . import cache
 from .engine import State
+from .scoring import standing
 from .state import STATE_FORMAT, data_from_json
 from .tables import Builder, Identities, Layout
 
@@ -127,21 +128,9 @@ class Game:
                     value = v if op == "=" else value + v if op == "+=" else value - v
         return value
 
-    def score_of(self, st, p: int):
-        env = {self.scoring_var: p}
-        total, breaks, lost = 0, [], False
-        for form, _, fn in self.scoring:
-            if form == "score":
-                total += fn(st, env)
-            elif form == "tiebreak":
-                breaks.append(fn(st, env))
-            elif fn(st, env):
-                lost = True
-        return total, tuple(breaks), lost
-
-    def final_result(self, st):
-        rows = [self.score_of(st, p) for p in st.seats]
-        return tuple(r[0] for r in rows), winners_of(rows)
+    def standings(self, st) -> list:
+        """Each player's end of the game if it ended now (interpreter/scoring.py)."""
+        return [standing(self, st, p) for p in st.seats]
 
     # ---------------------------------------------------------------- the public API
     def check_players(self, players: int) -> None:
@@ -191,16 +180,6 @@ def older_format(fmt) -> bool:
     prefix = STATE_FORMAT.rsplit("-", 1)[0] + "-"
     return isinstance(fmt, str) and fmt.startswith(prefix) and fmt[len(prefix):].isdigit() and \
         int(fmt[len(prefix):]) < int(STATE_FORMAT[len(prefix):])
-
-
-def winners_of(rows: list) -> tuple:
-    """The winners, from each seat's (score, tie-breakers, lost): the best score and tie-breakers among
-    the players who did not lose outright."""
-    alive = [p for p, r in enumerate(rows) if not r[2]]
-    if not alive:
-        return ()
-    best = max((rows[p][0], rows[p][1]) for p in alive)
-    return tuple(p for p in alive if (rows[p][0], rows[p][1]) == best)
 
 
 def compile_program(source: Source, variant: Optional[str] = None, allow: tuple = ()) -> Game:

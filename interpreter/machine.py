@@ -12,6 +12,7 @@ from dsl.errors import WishError, WishRuntimeError
 from . import checks, log, views
 from .frames import Frame, FrameKind
 from .runtime import MAX_ACTION_OPTIONS, failed
+from .scoring import outcome, tie_line
 from .world import World
 
 MAX_STACK = 400
@@ -71,10 +72,15 @@ class Machine(World):
         self.stack.clear()
         self.decision = None
         self.after.clear()
-        self.final = self.game.final_result(self)
-        sc, win = self.final
-        parts = ", ".join(f"{self.player_name(p)} {s}" for p, s in enumerate(sc))
+        rows = self.game.standings(self)
+        out = outcome(rows)
+        self.final = (tuple(r.score for r in rows), out.winners)
+        win = out.winners
+        parts = ", ".join(f"{self.player_name(r.player)} {r.score}" for r in rows)
         self.write_log(f"Game over. Scores: {parts}.")
+        line = tie_line(self, rows, out)
+        if line is not None:
+            self.write_log(line)
         if win:
             self.write_log("Winner: " + " and ".join(self.player_name(p) for p in win) + ".")
         else:

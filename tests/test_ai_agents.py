@@ -419,7 +419,7 @@ def test_rewards_put_an_outright_loser_last():
     game = load_game(THREE)
     for seed in range(40):
         st = game.new_state(3, seed=seed)
-        lost = [p for p in st.seats if game.score_of(st, p)[2]]
+        lost = [r.player for r in game.standings(st) if r.lost]
         if lost:
             r = rewards(st, 4.0)
             assert all(r[p] == 0.05 for p in lost)

@@ -268,7 +268,8 @@ def game_document(match: Match, state, taken: list) -> dict:
     return {"game": game.name, "path": match.path, "variant": game.variant, "fingerprint": game.fingerprint,
             "players": state.n, "seed": match.seed, "agents": match.specs,
             "actions": [[a.player, a.label] for a in taken], "log": state.log_lines(),
-            "scores": state.scores(), "winners": state.winners(), "state": json.loads(state.to_json())}
+            "scores": state.scores(), "winners": state.winners(), "result": state.result(),
+            "state": json.loads(state.to_json())}
 
 
 def keep_crash_state(err, game, seed: int) -> None:
@@ -310,10 +311,24 @@ def dump_json(doc: dict) -> str:
 
 
 def print_result(state) -> None:
+    """Each player's score (and, when the game scores in several steps, the points of each step and the
+    tie-breakers), then the winners and, after a tie, what decided it."""
     print("Result:")
     winners = set(state.winners())
-    for p, score in enumerate(state.scores()):
-        print(f"  {state.player_name(p)}: {score}" + ("  (winner)" if p in winners else ""))
+    result = state.result()
+    for p, (score, row) in enumerate(zip(state.scores(), result["players"])):
+        mark = "  (winner)" if p in winners else "  (loses outright)" if row["lost"] else ""
+        print(f"  {state.player_name(p)}: {score}{mark}")
+        if len(row["points"]) > 1:
+            width = max(len(label) for label in row["points"])
+            for label, points in row["points"].items():
+                print(f"      {label:<{width}}  {points}")
+            if row["tiebreaks"]:
+                print("      tie-breakers: " + ", ".join(f"{k} {v}" for k, v in row["tiebreaks"].items()))
+    if result["decided_by"] is not None:
+        print(f"The tie at the best score is decided by “{result['decided_by']}”.")
+    elif result["shared"]:
+        print("The best are tied on everything: the win is shared.")
     if winners:
         print("Winner: " + " and ".join(state.player_name(p) for p in sorted(winners)))
     else:

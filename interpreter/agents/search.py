@@ -5,7 +5,7 @@ from __future__ import annotations
 from dsl.errors import WishError
 
 from ..engine import Action
-from ..game import winners_of
+from ..scoring import outcome
 
 
 def check_option(agent: str, key: str, value, low) -> None:
@@ -41,8 +41,7 @@ def margin(scores: list, p: int) -> float:
 def score_scale(st) -> float:
     """How far apart scores are at a decision: the scale `rewards` measures a margin against (fixed for one
     search, so that a point gained counts the same in every outcome compared)."""
-    scores, _ = st.game.final_result(st)
-    return 2.0 + max((abs(s) for s in scores), default=0)
+    return 2.0 + max((abs(r.score) for r in st.game.standings(st)), default=0)
 
 
 def rewards(st, scale: float) -> list:
@@ -54,17 +53,17 @@ def rewards(st, scale: float) -> list:
     if st.over:
         win = st.winners()
         return [1.0 / len(win) if p in win else 0.0 for p in st.seats]
-    rows = [st.game.score_of(st, p) for p in st.seats]
-    win = winners_of(rows)
-    running = [r[0] for r in rows if not r[2]]
+    rows = st.game.standings(st)
+    win = outcome(rows).winners
+    running = [r.score for r in rows if not r.lost]
     out = []
     for p in st.seats:
-        if rows[p][2]:
+        if rows[p].lost:
             out.append(0.05)
             continue
         others = list(running)
-        others.remove(rows[p][0])
-        rel = max(-1.0, min(1.0, (rows[p][0] - (max(others) if others else 0)) / scale))
+        others.remove(rows[p].score)
+        rel = max(-1.0, min(1.0, (rows[p].score - (max(others) if others else 0)) / scale))
         lead = 1.0 / len(win) if p in win else 0.0
         out.append(0.05 + 0.1 * lead + 0.4 * (1.0 + rel))
     return out

@@ -1,0 +1,93 @@
+"""The end of a game, as the game's `scoring` section reads it: each player's points per scoring step, the
+tie-breakers, who loses outright, the winners, and what decided between the best (the score, a tie-breaker, or
+nothing: a shared win)."""
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+
+@attrs.frozen
+class Standing:
+    """One player's end of the game."""
+
+    player: int
+    score: int
+    points: tuple  # (label, points) of each `score` step, in order
+    breaks: tuple  # (label, value) of each `tiebreak` step, in order
+    lost: bool  # a `lose if` step holds
+
+
+@attrs.frozen
+class Outcome:
+    """Who won, and what decided it."""
+
+    winners: tuple
+    tied: tuple  # the players who had the best score (one: the score decided alone)
+    decided_by: Optional[str]  # the tie-breaker that separated the winners from the other tied players
+    shared: bool  # several winners: the tie held on every tie-breaker
+
+
+def standing(game, st, p: int) -> Standing:
+    env = {game.scoring_var: p}
+    points, breaks, lost = [], [], False
+    for form, label, fn in game.scoring:
+        if form == "score":
+            points.append((label, fn(st, env)))
+        elif form == "tiebreak":
+            breaks.append((label, fn(st, env)))
+        elif fn(st, env):
+            lost = True
+    return Standing(p, sum(v for _, v in points), tuple(points), tuple(breaks), lost)
+
+
+def outcome(rows: list) -> Outcome:
+    """The winners among the players who do not lose outright: the best score, then each tie-breaker in turn
+    among those still tied; `decided_by` names the tie-breaker that left the winners alone."""
+    alive = [r for r in rows if not r.lost]
+    if not alive:
+        return Outcome((), (), None, False)
+    best = max(r.score for r in alive)
+    tied = [r for r in alive if r.score == best]
+    left, decided_by = tied, None
+    for k in range(len(tied[0].breaks) if len(tied) > 1 else 0):
+        top = max(r.breaks[k][1] for r in left)
+        narrower = [r for r in left if r.breaks[k][1] == top]
+        if len(narrower) < len(left):
+            left, decided_by = narrower, tied[0].breaks[k][0]
+        if len(left) == 1:
+            break
+    return Outcome(tuple(r.player for r in left), tuple(r.player for r in tied), decided_by, len(left) > 1)
+
+
+def players_text(players) -> str:
+    """`players 1 and 3`, `players 1, 2 and 4` (seats from 0)."""
+    nums = [str(p + 1) for p in players]
+    return "players " + (", ".join(nums[:-1]) + " and " + nums[-1] if len(nums) > 1 else nums[0])
+
+
+def summary(rows: list, out: Outcome) -> dict:
+    """The end of a game as plain data: each player's score, points per scoring step, tie-breakers and whether
+    it lost outright; the winners; the tie-breaker that decided, if one did; whether the win is shared."""
+    return {
+        "players": [{"score": r.score, "points": dict(r.points), "tiebreaks": dict(r.breaks), "lost": r.lost}
+                    for r in rows],
+        "winners": list(out.winners), "decided_by": out.decided_by if not out.shared else None,
+        "shared": out.shared,
+    }
+
+
+def tie_line(st, rows: list, out: Outcome) -> Optional[str]:
+    """The log's line on a tie at the best score: which tie-breaker decided it, or that the win is shared."""
+    if len(out.tied) < 2:
+        return None
+    best = rows[out.tied[0]].score
+    who = players_text(out.tied)
+    if out.decided_by is not None and not out.shared:
+        k = [label for label, _ in rows[out.tied[0]].breaks].index(out.decided_by)
+        values = ", ".join(f"{st.player_name(p)} {rows[p].breaks[k][1]}" for p in out.tied)
+        return f"{who} tie at {best} points; the tie-breaker “{out.decided_by}” decides ({values})."
+    if rows[out.tied[0]].breaks:
+        return f"{who} tie at {best} points and on every tie-breaker: the win is shared."
+    return f"{who} tie at {best} points: the win is shared."
