@@ -112,12 +112,11 @@ def clone_data(src, dst) -> None:
     dst.face = src.face[:]
     dst.known = src.known[:]
     dst.seen = src.seen[:]
-    memo: dict = {}
     stack = []
-    for f in src.stack:
-        env = memo.get(id(f.env))
-        if env is None:
-            env = memo[id(f.env)] = f.env.copy()
+    last = env = None
+    for f in src.stack:  # frames that share an env (one activation's) lie next to each other
+        if f.env is not last:
+            last, env = f.env, f.env.copy()
         stack.append(Frame(f.code, env, f.kind, f.data, f.depth, f.pc))
     dst.stack = stack
     dst.decision = src.decision.copy() if src.decision is not None else None
@@ -125,7 +124,7 @@ def clone_data(src, dst) -> None:
     dst.observations = src.observations[:]
     dst.shuffles = src.shuffles[:]
     dst.over = src.over
-    dst.after = [(t, memo.get(id(env)) or env.copy(), d) for t, env, d in src.after]
+    dst.after = [(t, env.copy(), d) for t, env, d in src.after]  # envs of their own (Machine.emit)
     dst.steps = src.steps
     dst.decisions = src.decisions
     dst.final = src.final
