@@ -140,6 +140,9 @@ def d_actionparam(en: EnglishBase, p: A.ActionParam) -> str:
     if p.domain is not None:
         ty = p.domain.ty.element() if p.domain.ty is not None else None
         return f"{en.local(p.name, ty)} from {en.expr(p.domain)}"
+    enum = en.sym.enums.get(p.type.name) if p.type.form == "named" and not p.type.optional else None
+    if enum is not None:  # a typed parameter of an enum: its members, as a player reads them
+        return f"{en.local(p.name, None)}: {join_and([en.display(m.name) for m in enum.members], 'or')}"
     return f"{humanize(p.name)}: any {en.typeref(p.type).split(' ', 1)[-1]}"
 
 

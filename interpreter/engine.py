@@ -343,9 +343,20 @@ class State(Machine):
             return ()
         return self.option_keys(d)[d.players.index(player)]
 
+    def all_options(self, player: int) -> list:
+        """Every option of `player`'s pending decision as (label, reason): reason None for a legal one. For an
+        action, also each instance its requirements refuse, with the first one it fails (the legal ones are
+        exactly `legal_actions(player)`)."""
+        d = self.decision
+        if d is None or player not in d.players or player in d.answers:
+            return []
+        if d.kinds == "act":
+            return [(lbl, reason) for _, lbl, reason in self.action_options(self.game.points[d.point].actions, player)]
+        return [(lbl, None) for lbl in self.labels(d)[d.players.index(player)]]
+
     def _why_not(self, d, player, label, labels) -> str:
         if d.kinds == "act":
-            for key, lbl, reason in self.action_options(self.game.points[d.point].actions, player):
+            for lbl, reason in self.all_options(player):
                 if lbl == label and reason is not None:
                     return reason
         hint = did_you_mean(label, labels)

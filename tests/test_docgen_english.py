@@ -274,7 +274,8 @@ def test_wish_sheet_reads_as_a_rulebook(wish_md):
         "Whenever another player fulfills Wish w from the site",
         "- You gain one crystal of this card's color.",
         "Only if you may take the Travel action now; otherwise: “no free action column shows Travel”.",
-        "*Choose:* the destination from the neighbours of your Area.",
+        "*Choose:* the destination from the neighbours of your Area; the column: column 1, column 2, column 3, the "
+        "middle column or a Potion.",
         "**Static.** If Magic Tower is in your badges and the number of your fulfilled Wishes of colour white is "
         "more than 0 and the number of your fulfilled Wishes of colour yellow is more than 0, add 6 to your "
         "destiny VP.",

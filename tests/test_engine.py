@@ -204,7 +204,8 @@ def test_a_requirement_is_checked_once_the_parameters_it_reads_are_chosen():
     assert [level for level, _, _ in go.requires] == [2, 2, 2]
     st = load_game(str(Path(__file__).parent.parent / "games" / "wish.wish")).new_state(2, seed=1)
     fulfill = st.game.actions["fulfill"]
-    assert [level for level, _, _ in fulfill.requires] == [1, 2]  # can_pay reads the Wish, can_fulfill both
+    # can_pay reads the Wish, can_fulfill the Wish and the site, the two column checks all three parameters
+    assert [level for level, _, _ in fulfill.requires] == [1, 2, 3, 3]
     assert len(fulfill.guards) == 1  # may(you, fulfill) reads no parameter
 
 

@@ -276,3 +276,50 @@ def test_keyed_variables_can_be_given_and_expected(tmp_path):
     case.write_text(f"game: {wish}\nplayers: 2\nseed: 2\nexpect: {{waiting: {{volcano: {{red: 1}}}}}}\n")
     (result,) = run_file(str(case))
     assert not result.ok and "waiting[volcano]: expected 1 red, got 2 red" in result.message
+
+
+LANES = """
+game "Lanes" { players 2..2 }
+enum Lane { left "Left", right "Right" }
+enum Place { hill "Hill", lake "Lake" }
+var used: Lane? = none
+action go(to: Place, lane: Lane) {
+  require to != lake else "the lake is closed"
+  require used != lane else "that lane is taken"
+  used = lane
+}
+action stop() { used = none }
+play {
+  repeat 3 {
+    act one of go, stop by first(players)
+  }
+}
+"""
+
+
+def test_label_patterns_in_options_and_illegal_steps(tmp_path):
+    (tmp_path / "lanes.wish").write_text(LANES)
+
+    def run(steps: str):
+        f = tmp_path / "case.yaml"
+        f.write_text("game: lanes.wish\ndo:\n" + steps)
+        [r] = run_file(str(f))
+        return r
+
+    ok = run('  - player 1: go hill, left\n'
+             '  - expect: {options: {player 1: {includes: ["go hill, *"], excludes: ["go lake, *", "go *, left"]}}}\n'
+             '  - illegal: {player 1: "go lake, *", reason: "the lake is closed"}\n'
+             '  - illegal: {player 1: "go *, left"}\n')
+    assert ok.ok, ok.message
+    offered = run('  - illegal: {player 1: "go hill, *"}\n')
+    assert not offered.ok and "go hill, left is offered, but everything matching 'go hill, *' must be refused" \
+        in offered.message
+    nothing = run('  - illegal: {player 1: "go forest, *"}\n')
+    assert not nothing.ok and "no option matches 'go forest, *'" in nothing.message
+    reason = run('  - player 1: go hill, left\n  - illegal: {player 1: "go *, left", reason: "the lake is closed"}\n')
+    assert not reason.ok and "go hill, left is refused, but for another reason" in reason.message
+    excluded = run('  - expect: {options: {player 1: {excludes: ["go hill, *"]}}}\n')
+    assert not excluded.ok and "expected not to include 'go hill, *', got [go hill, left, go hill, right]" \
+        in excluded.message
+    included = run('  - expect: {options: {player 1: {includes: ["go lake, *"]}}}\n')
+    assert not included.ok and "expected to include 'go lake, *'" in included.message

@@ -20,6 +20,7 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       - set: {player 3: {coins: 0}}   # the variable form of `given`, at this point
       - expect: {supply: 20}          # checks at this point (the keys of the final `expect`)
       - illegal: {player 1: "guess pig", reason: "not an option"}  # must be refused; reason: a substring
+      - illegal: {player 1: "travel forest, *"}  # with "*": some option matches, and every one that does is refused
     expect:                           # checks at the end
       supply: 19                      # a shared variable ({member: n} checks only those members of a bag)
       player 2: {coins: 1}            # a player's variables and zones
@@ -29,7 +30,7 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       winners: [player 2]
       scores: [0, 1, 0, 0]
       to_move: [player 3]
-      options: {player 2: ["slap", "wait"]}   # labels offered now; or {count, includes, excludes}
+      options: {player 2: ["slap", "wait"]}   # labels offered now; or {count, includes, excludes} ("*": any text)
       log: ["guessed right"]          # each must appear in some line of the full log
       log_count: {"guessed": 1}       # how many log lines contain the text
       sees: {player 1: {centre: ["?", "Flight"], hand of player 2: ["?", "?", "?"]}}
@@ -45,6 +46,7 @@ See games/scenarios/README.md.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import attrs
@@ -295,6 +297,9 @@ class Runner:
         seat = V.seat_of(self.st, players[0], where)
         label = V.text_of(data[players[0]], where)
         reason = V.text_of(data["reason"], f"{where} reason") if "reason" in data else None
+        if "*" in label:
+            self.illegal_all(players[0], seat, label, reason, where)
+            return
         try:
             self.st.apply(label, player=seat)
         except IllegalAction as err:
@@ -303,6 +308,21 @@ class Runner:
                      f"got {err.reason!r}")
             return
         fail(f"{where}: {players[0]}: {label} was accepted, but it must be refused{self.tail()}")
+
+    def illegal_all(self, key: str, seat: int, pattern: str, reason, where: str) -> None:
+        """`illegal` with a `*` in the label: some option of the decision matches, and every one that does
+        (actions their requirements refuse included) is refused, each for `reason` when one is given."""
+        options = self.st.all_options(seat)
+        found = matching(pattern, [lbl for lbl, _ in options], True)
+        if not found:
+            fail(f"{where}: {key}: no option matches {pattern!r}{self.offered()}")
+        why = dict(options)
+        for lbl in found:
+            if why[lbl] is None:
+                fail(f"{where}: {key}: {lbl} is offered, but everything matching {pattern!r} must be refused")
+            if reason is not None and reason not in why[lbl]:
+                fail(f"{where}: {lbl} is refused, but for another reason: expected a reason containing {reason!r}, "
+                     f"got {why[lbl]!r}")
 
     def check_invariants(self, where: str) -> None:
         """The game's declared invariants (e.g. coins are conserved) must hold after every step."""
@@ -411,7 +431,7 @@ class Runner:
         for key, v in V.mapping_of(value, "expect options").items():
             seat = V.seat_of(st, key, "expect options")
             labels = [a.label for a in st.legal_actions(seat)]
-            out.extend(compare_collection(f"options of {key}", labels, v))
+            out.extend(compare_collection(f"options of {key}", labels, v, patterns=True))
         return out
 
     def check_sees(self, value) -> list:
@@ -467,8 +487,10 @@ def compare_list(key: str, got: list, want: list) -> list:
     return [] if got == want else [f"{key}: expected {show(want)}, got {show(got)}"]
 
 
-def compare_collection(key: str, got: list, value) -> list:
-    """An exact list, or a mapping with `count`, `includes`, `excludes`."""
+def compare_collection(key: str, got: list, value, patterns: bool = False) -> list:
+    """An exact list, or a mapping with `count`, `includes`, `excludes`. With `patterns` (option labels), an
+    `includes` or `excludes` entry with a `*` matches any text in its place: `"travel forest, *"` is every way
+    to travel to the Forest."""
     if isinstance(value, list):
         return compare_list(key, got, V.texts_of(value, f"expect {key}"))
     spec = V.mapping_of(value, f"expect {key}")
@@ -477,12 +499,21 @@ def compare_collection(key: str, got: list, value) -> list:
     if "count" in spec and len(got) != V.int_of(spec["count"], f"expect {key} count"):
         out.append(f"{key}: expected {spec['count']} items, got {len(got)}: {show(got)}")
     for t in V.texts_of(spec.get("includes", []), f"expect {key} includes"):
-        if t not in got:
+        if not matching(t, got, patterns):
             out.append(f"{key}: expected to include {t!r}, got {show(got)}")
     for t in V.texts_of(spec.get("excludes", []), f"expect {key} excludes"):
-        if t in got:
-            out.append(f"{key}: expected not to include {t!r}, got {show(got)}")
+        found = matching(t, got, patterns)
+        if found:
+            out.append(f"{key}: expected not to include {t!r}, got {show(found)}")
     return out
+
+
+def matching(text: str, got: list, patterns: bool) -> list:
+    """The items of `got` that are `text`, or (with `patterns`, a `text` holding `*`) that match it."""
+    if patterns and "*" in text:
+        pattern = re.compile(".*".join(map(re.escape, text.split("*"))), re.DOTALL)
+        return [g for g in got if pattern.fullmatch(g)]
+    return [text] if text in got else []
 
 
 def show(items: list) -> str:
