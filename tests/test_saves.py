@@ -72,7 +72,10 @@ def test_a_game_saved_at_any_decision_resumes_identically(tmp_path, path, varian
 def test_a_wish_game_saved_inside_an_ability_resumes_identically(tmp_path):
     game = load_game(WISH)
     found = 0
-    for seed in (31, 43, 67, 68, 79):  # seeds whose random games reach a decision inside an ability
+    for seed in range(300):  # the first three seeds whose random games reach a decision inside an ability
+        stopped, _ = play_until(game, 3, seed, stop_when=in_ability)
+        if not (in_ability(stopped) and stopped.decision is not None):
+            continue
         whole, taken = play_until(game, 3, seed)
         resumed, actions, cut, stopped = save_and_resume(tmp_path, game, WISH, 3, seed, stop_when=in_ability)
         assert in_ability(stopped) and stopped.decision is not None
