@@ -323,3 +323,49 @@ def test_label_patterns_in_options_and_illegal_steps(tmp_path):
         in excluded.message
     included = run('  - expect: {options: {player 1: {includes: ["go lake, *"]}}}\n')
     assert not included.ok and "expected to include 'go lake, *'" in included.message
+
+
+STEPS = """
+game "Steps" { players 2..2 }
+var n: int = 0
+var pick: text = "x"
+play {
+  choose pick from ["go"] by first(players) prompt "Go"
+  log "one"
+  n += 1
+  log "two"
+  n += 1
+  log "three"
+}
+"""
+
+
+def test_moments_inside_a_decision_and_the_order_of_log_lines(tmp_path):
+    (tmp_path / "steps.wish").write_text(STEPS)
+
+    def run(text: str):
+        f = tmp_path / "case.yaml"
+        f.write_text("game: steps.wish\n" + text)
+        [r] = run_file(str(f))
+        return r
+
+    ok = run("""do:
+  - player 1: go
+  - expect: {after_log: "one", n: 0, pick: go, over: false}
+  - expect: {before_log: "two", n: 1}
+  - expect: {after_log: "n: 1 → 2", n: 2, over: false}
+  - expect: {before_log: "three", n: 2, log: ["two"], log_count: {"three": 0}}
+expect:
+  n: 2
+  over: true
+  log_order: ["player 1: go", "one", "n: 0 → 1", "two", "n: 1 → 2", "three", "Game over"]
+""")
+    assert ok.ok, ok.message
+    missing = run('do:\n  - player 1: go\n  - expect: {before_log: "four", n: 2}\n')
+    assert not missing.ok and "before_log: no log line containing 'four' was written during step 1" in missing.message
+    wrong = run('do:\n  - player 1: go\n  - expect: {before_log: "two", n: 2}\n')
+    assert not wrong.ok and "just before the log line 'two'" in wrong.message and "n: expected 2, got 1" in wrong.message
+    both = run('do:\n  - player 1: go\n  - expect: {before_log: "one", after_log: "one"}\n')
+    assert not both.ok and "before_log or after_log, not both" in both.message
+    order = run('do:\n  - player 1: go\nexpect: {log_order: ["two", "one"]}\n')
+    assert not order.ok and "log_order: no line after the line of 'two' contains 'one'" in order.message

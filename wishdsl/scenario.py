@@ -19,6 +19,8 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       - arrange: {deck: ["Pig", "Moped"]} # the zone form of `given`, at this point
       - set: {player 3: {coins: 0}}   # the variable form of `given`, at this point
       - expect: {supply: 20}          # checks at this point (the keys of the final `expect`)
+      - expect: {before_log: "Round 2", round: 1}   # …on the state just before (after_log: after) the first
+                                      # log line with this text was written while the step before ran
       - illegal: {player 1: "guess pig", reason: "not an option"}  # must be refused; reason: a substring
       - illegal: {player 1: "travel forest, *"}  # with "*": some option matches, and every one that does is refused
     expect:                           # checks at the end
@@ -33,6 +35,7 @@ A file holds one scenario (a mapping) or several (`scenarios:` list; each inheri
       options: {player 2: ["slap", "wait"]}   # labels offered now; or {count, includes, excludes} ("*": any text)
       log: ["guessed right"]          # each must appear in some line of the full log
       log_count: {"guessed": 1}       # how many log lines contain the text
+      log_order: ["slaps", "guessed"] # each in a line after the line of the one before
       sees: {player 1: {centre: ["?", "Flight"], hand of player 2: ["?", "?", "?"]}}
                                       # a zone as that player's view shows it: names it knows, "?" for the others
 
@@ -56,6 +59,7 @@ from dsl.errors import IllegalAction, ScenarioError, WishError
 from interpreter.game import load_game
 from interpreter.views import announcements
 
+from . import scenario_moments as M
 from . import scenario_values as V
 
 MAX_BYTES = 1_000_000
@@ -64,7 +68,7 @@ SCENARIO_KEYS = ("name", "game", "variant", "players", "seed", "given", "do", "e
 FILE_KEYS = ("game", "variant", "players", "seed", "scenarios")
 INHERITED = ("game", "variant", "players", "seed")
 STEP_KEYS = ("arrange", "set", "expect", "illegal")
-CHECKS = ("announcements", "over", "winners", "scores", "to_move", "options", "log", "log_count", "sees")
+CHECKS = ("announcements", "over", "winners", "scores", "to_move", "options", "log", "log_count", "log_order", "sees")
 COLLECTION_KEYS = ("count", "includes", "excludes")
 fail = V.fail
 
@@ -221,13 +225,23 @@ class Runner:
         steps = spec.get("do") or []
         if not isinstance(steps, list):
             fail("`do:` must be a list of steps")
+        self.moments, self.moment_step = {}, None
+        final = spec.get("expect")
+        ahead = steps + ([{"expect": final}] if isinstance(final, dict) else [])  # what `before_log` may name
         for i, step in enumerate(steps, 1):
             label = describe(step)
-            self.step(step, f"step {i} ({label})")
+            if isinstance(step, dict) and list(step) == ["expect"]:
+                self.step(step, f"step {i} ({label})")  # the moments of the step before stay readable
+            else:
+                self.moments = M.run_watching(self.st, M.watched(ahead, i - 1),
+                                              lambda: self.step(step, f"step {i} ({label})"))
+                self.moment_step = f"step {i} ({label})"
             self.check_invariants(f"step {i} ({label})")
             self.where = f"after step {i} ({label})"
-        if spec.get("expect") is not None:
-            self.check(spec["expect"], f"at the end, {self.where}")
+        if isinstance(final, dict) and any(k in final for k in M.KEYS):
+            self.check_moment(final, "at the end")
+        elif final is not None:
+            self.check(final, f"at the end, {self.where}")
 
     def start(self):
         spec = self.spec
@@ -270,7 +284,10 @@ class Runner:
             V.apply_fixture(st, value, where, allow_zones=False)
             st.repose()
         elif key == "expect":
-            self.check(value, f"{where}, {self.where}")
+            if isinstance(value, dict) and any(k in value for k in M.KEYS):
+                self.check_moment(value, where)
+            else:
+                self.check(value, f"{where}, {self.where}")
         else:
             self.illegal(value, where)
 
@@ -323,6 +340,25 @@ class Runner:
             if reason is not None and reason not in why[lbl]:
                 fail(f"{where}: {lbl} is refused, but for another reason: expected a reason containing {reason!r}, "
                      f"got {why[lbl]!r}")
+
+    def check_moment(self, expect: dict, where: str) -> None:
+        """`expect` with `before_log` or `after_log`: the checks, on the state just before (after) the first log
+        line containing that text was written while the step before ran."""
+        keys = [k for k in M.KEYS if k in expect]
+        if len(keys) > 1:
+            fail(f"{where}: an expect names one moment: before_log or after_log, not both")
+        key = keys[0]
+        text = V.text_of(expect[key], f"{where} {key}")
+        moment = self.moments.get((key, text))
+        if moment is None:
+            fail(f"{where}: {key}: no log line containing {text!r} was written during "
+                 f"{self.moment_step or 'set-up'}{self.tail()}")
+        st, self.st = self.st, moment
+        try:
+            self.check({k: v for k, v in expect.items() if k != key},
+                       f"{where}, just {key.split('_')[0]} the log line {text!r}")
+        finally:
+            self.st = st
 
     def check_invariants(self, where: str) -> None:
         """The game's declared invariants (e.g. coins are conserved) must hold after every step."""
@@ -451,6 +487,9 @@ class Runner:
         lines = self.st.log_lines()
         return [f"log: no line contains {t!r}" for t in V.texts_of(value, "expect log")
                 if not any(t in line for line in lines)]
+
+    def check_log_order(self, value) -> list:
+        return M.order_problems(self.st.log_lines(), V.texts_of(value, "expect log_order"))
 
     def check_log_count(self, value) -> list:
         lines = self.st.log_lines()
