@@ -89,6 +89,23 @@ def changes(en: English, decls: list, var: str, stop=None) -> list:
     return out
 
 
+def reads_in_pass(sym, loop: A.While, names: list) -> bool:
+    """Does a pass of `loop` (its body and every procedure it calls, transitively) read one of the variables of
+    its condition? Then a pass may stop early, and the sheet must not say that a begun pass is played to its end."""
+    todo, seen = [loop.body], set()
+    while todo:
+        node = todo.pop()
+        targets = {id(n.target) for n in walk(node) if isinstance(n, A.Assign)}
+        for n in walk(node):
+            if isinstance(n, A.Name) and n.name in names and id(n) not in targets:
+                return True
+            if isinstance(n, A.ExprStmt) and isinstance(n.expr, A.Call) and n.expr.name in sym.procedures \
+                    and n.expr.name not in seen:
+                seen.add(n.expr.name)
+                todo.append(sym.procedures[n.expr.name][0])
+    return False
+
+
 def explain_end(en: English, sym, decls: list) -> list:
     """Steps that explain when the game ends."""
     out = []
@@ -102,8 +119,16 @@ def explain_end(en: English, sym, decls: list) -> list:
             if ch:
                 children.append(Step(f"{quote(cap(reading))} is set in:" if reading and en.sym.vars[v][0].reads
                                      else f"{cap(en.varname(v))}:", ch))
-        out.append(Step(sentence(f"play goes on as long as {en.expr(w.cond)}; when that fails, the game ends "
-                                 "once the play sequence is over"), children))
+        body = en.steps(w.body)
+        first = body[0].text.rstrip(".") if len(body) == 1 and not reads_in_pass(sym, w, names) else None
+        if first:
+            text = (f"play goes on as long as {en.expr(w.cond)}, checked before each pass of {quote(first)}: a pass "
+                    "already begun is played to its end by everyone, then the game ends once the play sequence is "
+                    "over")
+        else:
+            text = (f"play goes on as long as {en.expr(w.cond)}; when that fails, the game ends once the play "
+                    "sequence is over")
+        out.append(Step(sentence(text), children))
     for name, block in rules(decls):
         found: list = []
         guarded(block, [], found, lambda s: isinstance(s, A.EndGame))

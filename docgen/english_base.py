@@ -7,14 +7,16 @@ do not import the module that imports them.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from typing import Optional
 
 from dsl import ast as A
 from dsl.ast import reads_params
 from dsl.refs import RefKind, kind_of
 
-from .words import (ALIASES, COMPARE, NoEnglish, Step, article, conjugate, humanize, join_and, negate, occurrences,
-                    plural, possessive, walk)
+from .naming import readings
+from .words import (ALIASES, COMPARE, NoEnglish, Step, article, camel_words, conjugate, humanize, join_and, negate,
+                    occurrences, plural, possessive, walk)
 
 
 # locals named as owners: how they read when you chose them, and when another player did
@@ -34,6 +36,16 @@ class EnglishBase:
         self.choices: dict = {}  # locals chosen among texts: name → who chose
         self.choosers: dict = {}  # locals by who chose them
         self.skips: dict = {}  # locals of a choice with a way out: name → (who chose, the way out's label)
+        self.names: Optional[dict] = None  # short locals of the declaration being read: name → naming.Reading
+
+    @contextmanager
+    def scope(self, node, params=()):
+        """Read the short local names of `node` (one declaration) as words ("the Wish", "that Area")."""
+        saved, self.names = self.names, readings(self, node, params)
+        try:
+            yield
+        finally:
+            self.names = saved
 
     # ---------------------------------------------------------------- entry points
     def describe(self, node) -> str:
@@ -49,6 +61,9 @@ class EnglishBase:
         fn = self.RENDER.get(type(node))
         if fn is None:
             raise NoEnglish(f"no English for {type(node).__name__}")
+        if self.names is None:
+            with self.scope(node):
+                return fn(self, node)
         return fn(self, node)
 
     def expr(self, e) -> str:
@@ -79,7 +94,7 @@ class EnglishBase:
         if ty is None:
             return "value"
         if ty.kind == "enum":
-            return ty.name or "value"
+            return camel_words(ty.name) if ty.name else "value"
         if ty.kind == "card":
             return (ty.name if ty.name and not re.search(r"[a-z][A-Z]", ty.name) else
                     humanize(ty.name) if ty.name else "card")
@@ -116,6 +131,10 @@ class EnglishBase:
         t = ty.plain() if ty is not None else None
         if t is not None and t.kind == "bool":
             return humanize(name)
+        if self.names and name in self.names:
+            return self.names[name].the
+        if len(name) == 1 and t is not None and t.kind == "int":
+            return name.upper()  # a number written as a rulebook writes one: "Repeat N times"
         if len(name) <= 2:
             if t is not None and t.kind == "player":
                 return "the player" if name == "p" else f"player {name}"
@@ -123,6 +142,27 @@ class EnglishBase:
                 return f"{self.type_noun(t)} {name}"
             return name
         return "the " + humanize(name)
+
+    def param_name(self, name: str, ty=None) -> str:
+        """A parameter in a list of parameters: "the Wish", "the player", "the column", "N"."""
+        if self.names and name in self.names:
+            return self.names[name].the
+        if name == "p":
+            return "the player"
+        if name in ALIASES:
+            return ALIASES[name]
+        return name.upper() if len(name) == 1 else humanize(name) if len(name) <= 2 else "the " + humanize(name)
+
+    def bare(self, name: str, ty) -> str:
+        """A local as a bare noun, after "each" or "some": "Area", "player"."""
+        return re.sub(r"^(the|that) ", "", self.local(name, ty))
+
+    def intro(self, name: str, ty) -> str:
+        """A local where it is chosen: "a Wish", "a Crystal to give", "another Crystal"."""
+        r = (self.names or {}).get(name)
+        if r is None:
+            return self.local(name, ty)
+        return "another " + r.noun[len("other "):] if r.noun.startswith("other ") else article(r.noun)
 
     def zone_noun(self, name: str) -> str:
         """A zone's noun: its `@reads` phrase ("fulfilled Wishes"), or its name in words."""
@@ -140,7 +180,7 @@ class EnglishBase:
         if t.form == "named":
             base = {"int": "a number", "bool": "yes or no", "text": "a text", "player": "a player"}.get(t.name)
             if base is None:
-                base = article(t.name)
+                base = article(camel_words(t.name))
         else:
             inner = self.typeref(t.elem)
             inner_plural = plural(re.sub(r"^(a|an) ", "", inner))
@@ -245,7 +285,7 @@ class EnglishBase:
             var_ty = cl.source.ty.element() if cl.source.ty is not None else None
             noun = self.local(cl.var, var_ty)
             src = self.expr(cl.source)
-            part = f"for each {re.sub(r'^the ', '', noun)} in {src}"
+            part = f"for each {re.sub(r'^(the|that) ', '', noun)} in {src}"
             if cl.cond is not None:
                 part += " where " + self.expr(cl.cond)
             parts.append(part)
@@ -272,7 +312,7 @@ class EnglishBase:
         parts = []
         for cl in gen.clauses:
             var_ty = cl.source.ty.element() if cl.source.ty is not None else None
-            noun = re.sub(r"^the ", "", self.local(cl.var, var_ty))
+            noun = self.bare(cl.var, var_ty)
             src = cl.source
             if isinstance(src, A.Name) and kind_of(src) in (RefKind.PLAYERS, RefKind.ENUM):
                 p = f"{word} {noun}"
@@ -309,10 +349,15 @@ class EnglishBase:
             slot = re.fullmatch(r"\{(\w+)('s)?\}", part)
             if slot:
                 value = values.get(slot.group(1), humanize(slot.group(1)))
-                if re.search(r"\b(\d+|one|two|three|a|an|each|every|any)\s$", out):
-                    owned = re.fullmatch(r"((?:[A-Z]\w* )?\w+)'s (\w[\w ]*)", value)
-                    value = value[4:] if value.startswith("the ") else \
-                        f"{owned.group(2)} of {owned.group(1)}" if owned else value
+                named = self.names and value in {r.the for r in self.names.values()}
+                if named and re.search(r"\b(1|one|a|an)\s$", out):  # "gain one {x}" of a named Crystal
+                    out = re.sub(r"\b(1|one|a|an)\s$", "", out)
+                elif re.search(r"['’]s?\s$", out) and re.match(r"(the|that) ", value):  # "{p's} {column}"
+                    value = value.split(" ", 1)[1]
+                elif re.search(r"\b(\d+|one|two|three|a|an|each|every|any)\s$", out):
+                    owned = re.fullmatch(r"((?:(?:the|that) )?(?:[A-Z]\w* )?\w+)'s (\w[\w ]*)", value)
+                    value = f"{owned.group(2)} of {owned.group(1)}" if owned else \
+                        value[4:] if value.startswith("the ") else value
                 value = possessive(value) if slot.group(2) else value
                 out, last = out + value, value
             elif part == "[s]":
@@ -351,6 +396,8 @@ class EnglishBase:
         if isinstance(e, A.Call) and e.name == "bag" and len(e.args) == 2:
             n = self.expr(e.args[1])
             x = self.expr(e.args[0])
+            if re.match(r"(the|that) ", x):
+                return x if n == "1" else f"{n} of {x}"
             return f"1 {x}" if n == "1" else f"{n} × {x}"
         return self.expr(e)
 

@@ -51,7 +51,7 @@ def d_cardkind(en: EnglishBase, k: A.CardKind) -> str:
     fields = join_and([d_field(en, f) for f in k.fields]) if k.fields else "a name only"
     s = f"A {kind_noun(k.name)} card has {fields}"
     if k.active_in:
-        s += "; its Ongoing and Static abilities work while it is in " + join_and(
+        s += "; its Ongoing abilities work while it is in " + join_and(
             [("its owner's " + en.zone_noun(z)) if z in en.sym.zones and en.sym.zones[z].per_player
              else en.zone_name(z) for z in k.active_in], "or")
     return s + "."
@@ -84,7 +84,7 @@ def d_cards(en: EnglishBase, c: A.Cards) -> str:
            f"{en.zone_name(c.zone)}."
 
 
-VISIBILITY = {"public": "face up, seen by everyone", "hidden": "face down, seen by no one",
+VISIBILITY = {"public": "face up, seen by everyone", "hidden": "face down",
               "owner": "seen only by its owner"}
 
 
@@ -139,7 +139,7 @@ def d_procedure(en: EnglishBase, p: A.Procedure) -> str:
 def d_actionparam(en: EnglishBase, p: A.ActionParam) -> str:
     if p.domain is not None:
         ty = p.domain.ty.element() if p.domain.ty is not None else None
-        return f"{en.local(p.name, ty)} from {en.expr(p.domain)}"
+        return f"{en.intro(p.name, ty)} from {en.expr(p.domain)}"
     enum = en.sym.enums.get(p.type.name) if p.type.form == "named" and not p.type.optional else None
     if enum is not None:  # a typed parameter of an enum: its members, as a player reads them
         return f"{en.local(p.name, None)}: {join_and([en.display(m.name) for m in enum.members], 'or')}"
@@ -303,7 +303,7 @@ def static_text(en: EnglishBase, s: A.StaticMod) -> str:
 
 
 def d_static(en: EnglishBase, s: A.StaticMod) -> str:
-    return "Static: " + static_text(en, s)
+    return "Ongoing: " + static_text(en, s)
 
 
 def d_abilities(en: EnglishBase, ab: A.Abilities) -> str:

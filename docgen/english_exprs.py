@@ -40,13 +40,31 @@ def e_name(en: EnglishBase, e: A.Name) -> str:
         return "every " + e.name
     if kind is RefKind.ZONE:
         return en.zone_name(e.name)
-    if kind in (RefKind.VAR, RefKind.PARAM, RefKind.KEYED):
+    if kind is RefKind.PARAM:
+        return param_value(en, e)
+    if kind in (RefKind.VAR, RefKind.KEYED):
         return en.var_reading(e) or "the " + en.varname(e.name)
     if e.name in en.you_names:
         return "you"
     if e.name in en.sym.members:
         return en.display(e.name)
     return en.local(e.name, e.ty)
+
+
+def param_value(en: EnglishBase, e: A.Name) -> str:
+    """A shared rule value: its `@reads` phrase, its value when that is a number or a member ("3", "Sandhills"),
+    otherwise its name."""
+    entry = en.sym.params.get(e.name)
+    decl = entry[0] if entry else None
+    reading = en.phrase(decl, []) if decl is not None else None
+    if reading is not None:
+        return reading
+    if decl is not None and isinstance(decl.value, A.Literal) and isinstance(decl.value.value, int) \
+            and not isinstance(decl.value.value, bool):
+        return str(decl.value.value)
+    if decl is not None and isinstance(decl.value, A.Name) and kind_of(decl.value) is RefKind.MEMBER:
+        return en.display(decl.value.name)
+    return "the " + en.varname(e.name)
 
 
 def e_field(en: EnglishBase, e: A.FieldOf) -> str:
@@ -176,6 +194,8 @@ def e_call(en: EnglishBase, e: A.Call) -> str:
         return f"{a0} without {en.expr(args[1])}"
     if n == "bag":
         count = en.expr(args[1])
+        if re.match(r"(the|that) ", a0):  # a named Crystal: "the Crystal to give", "2 of that Crystal"
+            return a0 if count == "1" else f"{count} of {a0}"
         return f"1 {a0}" if count == "1" else f"{count} × {a0}"
     if n == "members":
         kinds = plural(en.type_noun(args[0].ty.elem)) if args[0].ty and args[0].ty.elem else "values"
@@ -232,7 +252,7 @@ def e_slice(en: EnglishBase, e: A.Slice) -> str:
     n = en.expr(e.count)
     if n == "1":
         return f"the {e.end} card of {src}"
-    if isinstance(e.count, A.Literal):
+    if isinstance(e.count, A.Literal) or n.isdigit():
         return f"the {e.end} {n} cards of {src}"
     return f"the {e.end} cards of {src} (as many as {n})"
 
@@ -357,7 +377,7 @@ def e_unop(en: EnglishBase, e: A.UnOp) -> str:
 
 def n_genclause(en: EnglishBase, c: A.GenClause) -> str:
     var_ty = c.source.ty.element() if c.source.ty is not None else None
-    s = f"for each {re.sub(r'^the ', '', en.local(c.var, var_ty))} in {en.expr(c.source)}"
+    s = f"for each {en.bare(c.var, var_ty)} in {en.expr(c.source)}"
     return s + (" where " + en.expr(c.cond) if c.cond is not None else "")
 
 

@@ -118,7 +118,7 @@ def s_for(en: EnglishBase, st: A.For) -> Step:
         if len(only) == 1 and not only[0].children and only[0].text.startswith(cap(role) + " "):
             return only[0]
     var_ty = st.source.ty.element() if st.source.ty is not None else None
-    noun = re.sub(r"^the ", "", en.local(st.var, var_ty))
+    noun = en.bare(st.var, var_ty)
     src = st.source
     if isinstance(src, A.Name) and kind_of(src) is RefKind.PLAYERS:
         head = f"For each {noun}:" if noun != "player" else "For each player:"
@@ -238,7 +238,14 @@ def s_choose(en: EnglishBase, st: A.Choose) -> Step:
     tgt = _target(en, st.target, st.options)
     named = isinstance(st.target, A.Name) and len(st.target.name) <= 2 and tgt.endswith(" " + st.target.name)
     verb = st.verb if st.verb and ":" not in st.verb and st.verb.split()[-1].lower() not in DANGLING else None
-    if named:
+    reading = (en.names or {}).get(st.target.name) if isinstance(st.target, A.Name) else None
+    if reading is not None:
+        whole_enum = isinstance(st.options, A.Name) and kind_of(st.options) is RefKind.ENUM
+        intro = en.intro(st.target.name, st.target.ty)
+        purpose = verb if verb and not reading.noun.endswith(" to " + verb) else None
+        s = f"{who} {conjugate(who, 'choose')} {intro}" + (f" to {purpose}" if purpose else "") + (
+            "" if whole_enum else f" from {en.expr(st.options)}")
+    elif named:
         whole_enum = isinstance(st.options, A.Name) and kind_of(st.options) is RefKind.ENUM
         s = f"{who} {conjugate(who, 'choose')} {article(tgt) if whole_enum else tgt}" + (
             "" if whole_enum else f" from {en.expr(st.options)}") + (f" to {verb}" if verb else "")

@@ -21,11 +21,12 @@ from dsl import variants as V
 from dsl.front import front_end
 from dsl.link import load_program
 from dsl.linked import variant_names
+from dsl.refs import RefKind, kind_of
 
 from .endings import explain_end
 from .english import English
 from .english_decls import VISIBILITY, cell, static_text, trigger_parts
-from .words import Step, cap, humanize, kind_noun, quote, sentence, walk
+from .words import Step, camel_words, cap, humanize, join_and, kind_noun, quote, sentence, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
 FORMATS = ("md", "html")
@@ -88,6 +89,44 @@ def sheet_name(path: str, variant: Optional[str]) -> str:
 # ---------------------------------------------------------------- the context
 
 
+def routes(en: English, e: A.Enum, table_rows: dict) -> list:
+    """A field whose value is another member of the same enum (`next: Area?`) links the members into routes:
+    [{"field": "next", "stops": ["Sandhills", "Oasis", …, "Dock"]}], each route from a member nothing leads to."""
+    out = []
+    for f in e.fields:
+        if not (f.type.form == "named" and f.type.name == e.name):
+            continue
+        nxt = {}
+        for m, cells in table_rows.items():
+            c = cells.get(f.name)
+            if isinstance(c, A.Name) and c.name in table_rows:
+                nxt[m] = c.name
+        for start in [m.name for m in e.members if m.name in nxt and m.name not in nxt.values()]:
+            stops, seen = [start], {start}
+            while stops[-1] in nxt and nxt[stops[-1]] not in seen:
+                stops.append(nxt[stops[-1]])
+                seen.add(stops[-1])
+            out.append({"field": humanize(f.name), "stops": [en.display(m) for m in stops]})
+    return out
+
+
+def revealed_in(decls) -> dict:
+    """zone name → the rules ("Deal", "Settle") that reveal its cards to everyone."""
+    out: dict = {}
+    for d in decls:
+        where = f"see {cap(humanize(d.name))}" if isinstance(d, (A.Procedure, A.Action)) else \
+            {A.Setup: "at setup", A.Play: "at the end of the play sequence"}.get(type(d))
+        if where is None:
+            continue
+        for n in walk(d):
+            if isinstance(n, A.Reveal):
+                zone = n.cards.name if isinstance(n.cards, (A.Name, A.FieldOf)) and kind_of(n.cards) in (
+                    RefKind.ZONE, RefKind.PZONE) else None
+                if zone is not None and where not in out.setdefault(zone, []):
+                    out[zone].append(where)
+    return out
+
+
 def calls_in(node) -> list:
     """Procedure names called under `node`, in order of first call."""
     out = []
@@ -126,8 +165,10 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     g = sym.game
     ctx: dict = {}
     players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
+    head = split_header(base_game_doc(program))
     ctx["game"] = {"name": g.name, "players": players, "source": g.source, "summary": en.describe(g),
-                   "doc": base_game_doc(program)}
+                   "doc": head["overview"]}
+    ctx["about"] = head
     ctx["title"] = g.name + (f" — {variant}" if variant else "")
     ctx["variant"] = None
     all_variants = [d for d in program.decls if isinstance(d, A.Variant)]
@@ -150,27 +191,34 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
             by_col = table_rows.get(m.name, {})
             cells = [cell(en, by_col[f]) if f in by_col else "" for f in fields] if e.columns else []
             rows.append({"name": m.display or humanize(m.name), "cells": cells, "rec": rec})
-        enums.append({"name": e.name, "doc": e.doc, "rec": marks.mark(e.reconstructed, e.name),
-                      "fields": [humanize(f) for f in fields], "members": rows})
+        enums.append({"name": camel_words(e.name), "doc": e.doc, "rec": marks.mark(e.reconstructed, e.name),
+                      "fields": [humanize(f) for f in fields], "members": rows,
+                      "routes": routes(en, e, table_rows)})
     ctx["enums"] = enums
 
     ctx["kinds"] = [{"name": kind_noun(k.name) + " card", "doc": k.doc, "summary": en.describe(k),
                      "fields": [{"name": humanize(f.name), "type": en.typeref(f.type),
                                  "default": en.expr(f.default) if f.default is not None else ""} for f in k.fields],
                      "active_in": [humanize(z) for z in k.active_in]} for k in sym.kinds.values()]
+    revealed = revealed_in(decls)
     ctx["zones"] = [{"name": humanize(z.name), "kind": kind_noun(z.kind), "doc": z.doc, "per_player": z.per_player,
-                     "visibility": VISIBILITY.get(z.visibility, z.visibility),
+                     "visibility": VISIBILITY.get(z.visibility, z.visibility) + (
+                         "; revealed to everyone (" + join_and(revealed[z.name]) + ")"
+                         if z.visibility != "public" and z.name in revealed else ""),
                      "limit": en.expr(z.limit) if z.limit is not None else "",
                      "rec": marks.mark(z.reconstructed, humanize(z.name))} for z in sym.zones.values()]
     state = []
     for d in decls:
+        if isinstance(d, A.Var) and any(a.name == "bookkeeping" for a in d.annots):
+            continue
         if isinstance(d, A.Var) and not any(a.name == "quiet" for a in d.annots) or isinstance(d, A.Param):
             state.append({"name": cap(en.varname(d.name)), "kind": "rule value" if isinstance(d, A.Param) else
                           ("each player" if d.per_player else "shared"),
                           "per_player": d.per_player, "text": en.describe(d).split(": ", 1)[-1],
                           "doc": d.doc, "rec": marks.mark(d.reconstructed, humanize(d.name))})
-    for d in decls:  # the bookkeeping variables, after the rest
-        if isinstance(d, A.Var) and any(a.name == "quiet" for a in d.annots):
+    for d in decls:  # the variables whose changes are not logged, after the rest
+        if isinstance(d, A.Var) and any(a.name == "quiet" for a in d.annots) and \
+                not any(a.name == "bookkeeping" for a in d.annots):
             state.append({"name": cap(en.varname(d.name)), "kind": "each player" if d.per_player else "shared",
                           "per_player": d.per_player, "text": en.describe(d).split(": ", 1)[-1], "doc": d.doc,
                           "rec": marks.mark(d.reconstructed, humanize(d.name))})
@@ -197,12 +245,13 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     for a in sym.actions.values():
         reqs = [s for s in a.body.stmts if isinstance(s, A.Require)]
         rest = A.Block([s for s in a.body.stmts if not isinstance(s, A.Require)])
-        actions.append({
-            "name": cap(humanize(a.name)), "doc": a.doc, "rec": marks.mark(a.reconstructed, humanize(a.name)),
-            "params": [en.describe(p) for p in a.params],
-            "requires": [en.describe(r) for r in reqs],
-            "effects": block_data(en, rest) if rest.stmts else [{"text": "Nothing else happens.", "children": []}],
-        })
+        with en.scope(a):
+            actions.append({
+                "name": cap(humanize(a.name)), "doc": a.doc, "rec": marks.mark(a.reconstructed, humanize(a.name)),
+                "params": [en.describe(p) for p in a.params],
+                "requires": [en.describe(r) for r in reqs],
+                "effects": block_data(en, rest) if rest.stmts else [{"text": "Nothing else happens.", "children": []}],
+            })
     ctx["actions"] = actions
 
     ctx["triggers"] = [trigger_data(en, t) for t in sym.triggers]
@@ -215,10 +264,8 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
         kinds = []
         if ab.instant:
             kinds.append("Instant")
-        if ab.triggers:
+        if ab.triggers or ab.statics:  # the rulebook's one word for a steady ability
             kinds.append("Ongoing")
-        if ab.statics:
-            kinds.append("Static")
         card_kinds_abilities[name] = kinds
     decks = []
     for cd in sym.card_decls:
@@ -240,7 +287,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["decks"] = decks
 
     abilities = []
-    by_kind = {"Instant": [], "Ongoing": [], "Static": []}
+    by_kind = {"Instant": [], "Ongoing": []}
     for ab in {id(ab): ab for ab in sym.abilities.values()}.values():
         item = {"cards": ab.cards, "doc": ab.doc, "instant": None, "ongoing": [], "static": []}
         if ab.instant:
@@ -248,12 +295,10 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
             by_kind["Instant"].extend(ab.cards)
         for t in ab.triggers:
             item["ongoing"].append(trigger_data(en, t))
-        if ab.triggers:
-            by_kind["Ongoing"].extend(ab.cards)
         for s in ab.statics:
             item["static"].append({"doc": s.doc, "text": static_text(en, s)})
-        if ab.statics:
-            by_kind["Static"].extend(ab.cards)
+        if ab.triggers or ab.statics:
+            by_kind["Ongoing"].extend(ab.cards)
         abilities.append(item)
     ctx["abilities"] = abilities
     ctx["abilities_by_kind"] = [{"kind": k, "cards": v, "meaning": KIND_MEANING[k]}
@@ -284,9 +329,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["end"] = steps_data(explain_end(en, sym, decls))
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
-    ctx["terms"] = [{"name": cap(humanize(f.name)), "params": [humanize(p.name) for p in f.params], "doc": f.doc,
-                     "text": sentence(en.expr(f.body)), "rec": marks.mark(f.reconstructed, f.name)}
-                    for f, _, _ in sym.functions.values()]
+    ctx["terms"] = [term_data(en, marks, f) for f, _, _ in sym.functions.values()]
 
     # variants
     base = V.base_decls(program)
@@ -306,8 +349,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
 
 KIND_MEANING = {
     "Instant": "resolved once, when the card is played",
-    "Ongoing": "reacts to events while the card is in play",
-    "Static": "changes a rule's value while the card is in play",
+    "Ongoing": "works while the card is in play: it reacts to events or changes a rule's value",
 }
 
 
@@ -337,6 +379,33 @@ def doc_blocks(doc: Optional[str]) -> list:
     return blocks
 
 
+SOURCES = re.compile(r"Sources?:")
+
+
+def split_header(doc: Optional[str]) -> dict:
+    """A game's header doc string, split for players: the overview (everything before the first paragraph that
+    starts with "Source:") and, for the footnotes, the sources, the decisions where the rulebook is silent (a
+    paragraph followed by a list) and what else the header says (what is and is not implemented)."""
+    out: dict = {"overview": doc, "sources": [], "decisions_intro": None, "decisions": [], "status": []}
+    if not doc:
+        return out
+    paras = [p for p in doc.split("\n\n") if p.strip()]
+    first = next((i for i, p in enumerate(paras) if SOURCES.match(p.strip())), len(paras))
+    out["overview"] = "\n\n".join(paras[:first]) or None
+    blocks = doc_blocks("\n\n".join(paras[first:]))
+    for i, b in enumerate(blocks):
+        listed = i + 1 < len(blocks) and blocks[i + 1]["kind"] == "ul"
+        if b["kind"] == "ul":
+            out["decisions"].extend(b["items"])
+        elif SOURCES.match(b["text"]):
+            out["sources"].append(b["text"])
+        elif listed and out["decisions_intro"] is None:
+            out["decisions_intro"] = b["text"]
+        else:
+            out["status"].append(b["text"])
+    return out
+
+
 def base_game_doc(program: A.Program) -> Optional[str]:
     """The game's overview: a house rule's own doc (on its `extends` line) first, then its game's."""
     own = next((d.doc for d in program.decls if isinstance(d, A.Game) and d.doc), None)
@@ -347,12 +416,20 @@ def base_game_doc(program: A.Program) -> Optional[str]:
 
 
 def proc_data(en: English, marks: Marks, p: A.Procedure) -> dict:
-    return {"name": cap(humanize(p.name)), "params": [humanize(x.name) for x in p.params], "doc": p.doc,
-            "steps": block_data(en, p.body), "rec": marks.mark(p.reconstructed, humanize(p.name))}
+    with en.scope(p):
+        return {"name": cap(humanize(p.name)), "params": [en.param_name(x.name) for x in p.params], "doc": p.doc,
+                "steps": block_data(en, p.body), "rec": marks.mark(p.reconstructed, humanize(p.name))}
+
+
+def term_data(en: English, marks: Marks, f: A.Function) -> dict:
+    with en.scope(f):
+        return {"name": cap(humanize(f.name)), "params": [en.param_name(x.name) for x in f.params], "doc": f.doc,
+                "text": sentence(en.expr(f.body)), "rec": marks.mark(f.reconstructed, f.name)}
 
 
 def trigger_data(en: English, t: A.Trigger) -> dict:
-    head, steps = trigger_parts(en, t)
+    with en.scope(t):
+        head, steps = trigger_parts(en, t)
     return {"doc": t.doc, "head": head, "steps": steps_data(steps)}
 
 

@@ -171,6 +171,12 @@ def occurrences(node, name: str) -> int:
 ALIASES = {"to": "the destination", "from": "the origin", "at": "the place"}
 
 
+def camel_words(name: str) -> str:
+    """A CamelCase type name as words: `WishType` → "Wish type", `Area` → "Area"."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).split()
+    return " ".join([words[0]] + [w.lower() if not w.isupper() else w for w in words[1:]]) if words else name
+
+
 def kind_noun(name: str) -> str:
     """A card kind's name before "card(s)": `Wish` → "Wish", `WishCard` → "Wish", `CaravanCard` → "Caravan"."""
     if not re.search(r"[a-z][A-Z]", name):

@@ -460,6 +460,10 @@ class Checker(StmtChecks, ExprChecks):
         """`@reads("{p} gain …")` on a function, procedure, event, variable or zone names only its parameters (a
         player variable's owner is `{player}`, a keyed variable's key is its key's name)."""
         for a in getattr(d, "annots", ()):
+            if a.name not in ANNOTATIONS:
+                self.unknown(a, "annotation", "@" + a.name, ["@" + n for n in ANNOTATIONS])
+            elif a.name in VAR_ANNOTATIONS and not isinstance(d, A.Var):
+                self.error(a, f"@{a.name} belongs on a variable", f"this is not one: it is a {type(d).__name__.lower()}")
             if a.name != "reads":
                 continue
             names = A.reads_params(d)
@@ -471,6 +475,13 @@ class Checker(StmtChecks, ExprChecks):
                 for ref in A.READS_SLOT.findall(a.text):
                     if ref not in names:
                         self.unknown(a, "parameter in @reads", ref, names)
+
+
+ANNOTATIONS = ("reads", "reconstructed", "quiet", "logged", "bookkeeping")
+"""@reads: how it reads in English; @reconstructed: a value the rulebook does not print; @quiet / @logged: whether a
+variable's changes are logged; @bookkeeping: a variable the engine keeps that players do not track at the table
+(left out of the cheat-sheet's table of what the game keeps track of)."""
+VAR_ANNOTATIONS = ("quiet", "logged", "bookkeeping")
 
 
 def check(decls: list, path: str, sources: dict) -> Symbols:

@@ -191,7 +191,7 @@ def compile_program(source: Source, variant: Optional[str] = None, allow: tuple 
 def load_game(path: str, variant: Optional[str] = None, allow: tuple = ()) -> Game:
     """Parse, check and compile a .wish file (and the game it `extends`). Raises WishError with diagnostics.
     Games are remembered while none of their files changes."""
-    allow = tuple(allow) + tuple(link.ALLOWED)
+    allow = tuple(str(a) for a in allow) + tuple(str(a) for a in link.ALLOWED)
     key = (str(Path(path)), variant, allow)
     hit = _GAMES.get(key)
     if hit is not None and hit[0] == _stamps(hit[1]):

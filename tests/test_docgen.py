@@ -141,7 +141,7 @@ def test_english_reads_like_a_rulebook():
     assert lines[3] == "Move the top card of the deck to your hand."
     assert lines[4] == "You ask."
     ask = find(decls, A.Procedure, "ask")
-    assert en.describe(ask.body.stmts[0]) == "Player g chooses an Item x (“Name the item”)."
+    assert en.describe(ask.body.stmts[0]) == "That player chooses an Item (“Name the item”)."
 
 
 # ---------------------------------------------------------------- sheets
@@ -152,14 +152,18 @@ def test_wish_sheet_has_every_section():
     for heading in ["## Overview and goal", "## Components", "### Area", "### Monument", "### Djinn", "### Zones",
                     "## Setup", "## Round and turn structure", "## Actions", "## Rules that react", "## Cards",
                     "### Wish cards", "## Card abilities", "### Abilities by kind", "## Scoring and the end of the game",
-                    "## Invariants", "## Variants", "## Footnotes: reconstructed values"]:
+                    "## Invariants", "## Variants", "## Footnotes: where the rulebook is silent",
+                    "## Footnotes: sources", "## Footnotes: reconstructed values"]:
         assert heading in md, heading
     # tables of enums and cards, with reconstructed rows marked
     assert "| Area | crystals | people | monument | next | neighbours | ability |" in md
     assert re.search(r"\| Fall in Love †\d+ \| 1 \| red \|", md)
     assert "Only if you may take the Travel action now; otherwise: “no free action column shows Travel”." in md
     assert "Ties are broken by, in this order:" in md
-    assert "**Static**" in md and "**Instant**" in md and "**Ongoing**" in md
+    assert "**Instant**" in md and "**Ongoing**" in md
+    assert "Static" not in md  # the rulebook's one word for a steady ability is "Ongoing", everywhere
+    assert "Following next: Sandhills → Oasis → Ruins → Forest → Palace Gardens → Cataracts → Dark Temple → " \
+        "Palace → Trade Market → Dock." in md
     assert "Replaces: procedure “choose djinns”" in md
 
 
@@ -353,3 +357,98 @@ def test_html_sheet_renders_in_headless_chromium(tmp_path, size):
     sampled = len(rows[::7]) * len(range(0, width * bpp, bpp * 3))
     assert len(colours) > 20, "the page is (nearly) a single colour: blank"
     assert inked / sampled > 0.02, "almost nothing is drawn on the page"
+
+
+# ---------------------------------------------------------------- the sheet for players (issue 18)
+
+ROUTE_GAME = '''
+"""
+Stops — a tiny game of a bus on a route.
+
+The bus goes from stop to stop; the game ends when it reaches the depot.
+
+Sources: made up for this test.
+
+Decisions where the text is silent:
+- The bus never waits.
+- Ties are shared.
+
+Everything the text states is implemented.
+"""
+game "Stops" { players 2..2 }
+enum Stop(next: Stop?) {
+  | member | display  | next   |
+  | depot  | "Depot"  | none   |
+  | market | "Market" | square |
+  | square | "Square" | depot  |
+  | yard   | "Yard"   | none   |
+}
+card Ticket { }
+"""Tickets nobody has seen yet."""
+zone drawer: Ticket hidden
+zone bin: Ticket hidden
+cards Ticket in drawer {
+  | name  |
+  | "One" |
+}
+var bus: Stop = market
+@bookkeeping
+var tick: int = 0
+"""Moves of the bus."""
+var moves: int = 0
+@reads("the bus is in the depot")
+var over: bool = false
+procedure ride() {
+  if bus.next != none {
+    bus = bus.next
+  }
+  moves += 1
+  if bus == depot {
+    over = true
+  }
+}
+play {
+  while not over {
+    ride()
+  }
+  reveal drawer
+}
+'''
+
+
+def test_the_header_is_split_into_an_overview_and_footnotes(tmp_path):
+    (tmp_path / "stops.wish").write_text(ROUTE_GAME)
+    md = render_sheet(str(tmp_path / "stops.wish"), None, "md")
+    overview = md.split("## Overview and goal")[1].split("## Components")[0]
+    assert "The bus goes from stop to stop" in overview and "Sources" not in overview and "Decisions" not in overview
+    silent = md.split("## Footnotes: where the rulebook is silent")[1].split("## Footnotes: sources")[0]
+    assert "The rulebook does not say; this game does as written below." in silent
+    assert "- The bus never waits.\n- Ties are shared." in silent
+    sources = md.split("## Footnotes: sources")[1]
+    assert "Sources: made up for this test." in sources and "Everything the text states is implemented." in sources
+    html = render_sheet(str(tmp_path / "stops.wish"), None, "html")
+    assert '<section id="silent">' in html and "<li>The bus never waits.</li>" in html
+
+
+def test_a_field_naming_its_own_enum_is_drawn_as_a_route(tmp_path):
+    (tmp_path / "stops.wish").write_text(ROUTE_GAME)
+    md = render_sheet(str(tmp_path / "stops.wish"), None, "md")
+    assert "Following next: Market → Square → Depot." in md
+    assert "Yard →" not in md and "Depot →" not in md  # a stop on no route is no route
+
+
+def test_revealed_zones_and_bookkeeping_in_the_tables(tmp_path):
+    (tmp_path / "stops.wish").write_text(ROUTE_GAME)
+    md = render_sheet(str(tmp_path / "stops.wish"), None, "md")
+    assert "| drawer | Ticket cards | face down; revealed to everyone (at the end of the play sequence) |" in md
+    assert "| bin | Ticket cards | face down |" in md
+    assert "| Moves | shared |" in md and "| Tick |" not in md
+
+
+def test_a_pass_is_said_to_finish_only_when_nothing_in_it_reads_the_condition(tmp_path):
+    (tmp_path / "stops.wish").write_text(ROUTE_GAME)
+    md = render_sheet(str(tmp_path / "stops.wish"), None, "md")
+    assert "checked before each pass of “Ride”: a pass already begun is played to its end by everyone" in md
+    three = render_sheet("games/three_wishes.wish", None, "md")  # a turn is skipped once the round is over
+    assert "Play goes on as long as the round is not over; when that fails" in three
+    assert "a pass already begun" not in three

@@ -91,11 +91,11 @@ PHRASES = [
     ("gain_any(p, 1)", "The player gains 1 Crystal of any colour."),
     ("for r in after(p) { gain_any(r, 1) }", "Each other player (in turn order after the player) gains 1 Crystal of "
                                               "any colour."),
-    ("for r in after(p) { gain_any(r, 1)\n gain_any(p, 1) }", "For each other player r, in turn order after the "
-     "player:\n  Player r gains 1 Crystal of any colour.\n  The player gains 1 Crystal of any colour."),
-    ("gain(p, g.color)", "The player gains one color of Gem g."),
+    ("for r in after(p) { gain_any(r, 1)\n gain_any(p, 1) }", "For each other player, in turn order after the "
+     "player:\n  That player gains 1 Crystal of any colour.\n  The player gains 1 Crystal of any colour."),
+    ("gain(p, g.color)", "The player gains one color of the Gem."),
     ("if has_ruby(p) { over = true }", "If the player holds a Ruby:\n  Set the over to true."),
-    ("if not has_ruby(q) { over = true }", "If player q does not hold a Ruby:\n  Set the over to true."),
+    ("if not has_ruby(q) { over = true }", "If that player does not hold a Ruby:\n  Set the over to true."),
     ("if not may(p, travel) { over = true }", "If the player may not take the Travel action now:\n"
                                                "  Set the over to true."),
     ("p.coins += kept_of(p, ruby)", "The player gains as many coins as the number of the player's kept Gems of "
@@ -104,7 +104,7 @@ PHRASES = [
     ("p.coins -= 1", "The player loses 1 coin."),
     ("store[ruby] += 1", "Add 1 to the Crystals stored for Ruby."),
     ("transfer p.crystals from p.crystals to supply", "Move everything in the player's crystals to the supply."),
-    ("move g to pile face up", "Move Gem g to the discard pile face up."),
+    ("move g to pile face up", "Move the Gem to the discard pile face up."),
     ("move top 1 of deck to p.hand", "Move the top card of the deck to the player's hand."),
     ("leader = none", "Set the leader to nobody."),
     ("p.ready = count(p.kept) > 2", "Set the player's ready to whether the number of the player's kept Gems is "
@@ -114,18 +114,18 @@ PHRASES = [
     ("if count(after(p)) > 0 { over = true }", "If there are other players:\n  Set the over to true."),
     ("if p.home != none { over = true }", "If the player has a home Crystal:\n  Set the over to true."),
     ("for r in [first_player] + after(first_player) { r.ready = true }",
-     "For each player r, in turn order from the first player:\n  Set player r's ready to true."),
+     "For each player, in turn order from the first player:\n  Set that player's ready to true."),
     ("choose pick from [\"yes\", \"no\"] by p prompt \"Sure?\"\nif pick == \"yes\" { over = true }",
      "The player chooses “yes” or “no” (“Sure?”).\nIf the player chose “yes”:\n"
      "  Set the over to true."),
     ("if count(c for c in p.kept if c.points > 3) == 0 { over = true }",
      "If there are no the player's kept Gems whose points is more than 3:\n  Set the over to true."),
-    ("emit found(p, g)", "(Event: the player finds Gem g.)"),
+    ("emit found(p, g)", "(Event: the player finds the Gem.)"),
     ("log p, \"finds a gem\"", "(Note: The player finds a gem.)"),
     ("p.done = true", "From now on, the player's turn is over."),
     ("if not p.done { p.drunk = true }",
      "If the player's turn is not over:\n  From now on, the player has used a Potion."),
-    ("if not q.drunk and p.drunk { p.done = false }", "If player q has not used a Potion and the player has used a "
+    ("if not q.drunk and p.drunk { p.done = false }", "If the other player has not used a Potion and the player has used a "
                                                        "Potion:\n  From now on, the player's turn is not over."),
     ("repeat count(p.kept) { over = true }", "Repeat as many times as the number of the player's kept Gems:\n"
                                             "  Set the over to true."),
@@ -158,9 +158,9 @@ def test_triggers_fold_their_tests_on_binders_into_the_head(phrasebook):
         "Whenever you find another Gem, after the current action has fully resolved:",
         "  You gain one Ruby."]
     assert en.describe(small.triggers[0]).splitlines() == [
-        "Whenever another player finds Gem g:",
+        "Whenever another player finds the Gem:",
         "  That player gains one Sapphire."]
-    assert en.describe(big.statics[0]) == "Static: If you hold a Ruby, add 3 to the bonus."
+    assert en.describe(big.statics[0]) == "Ongoing: If you hold a Ruby, add 3 to the bonus."
 
 
 def test_a_log_line_agrees_with_you(phrasebook):
@@ -174,9 +174,9 @@ def test_describe_decl_renders_one_declaration(phrasebook):
     gain_any = next(d for d in decls if isinstance(d, A.Procedure) and d.name == "gain_any")
     assert describe_decl(gain_any, sym).splitlines() == [
         "Gain any:",
-        "  Repeat n times:",
-        "    The player chooses a Crystal x (“Gain a Crystal”).",
-        "    Move 1 Crystal x from the supply to the player's crystals."]
+        "  Repeat N times:",
+        "    The player chooses a Crystal (“Gain a Crystal”).",
+        "    Move the Crystal from the supply to the player's crystals."]
 
 
 @pytest.mark.parametrize("annot, decl, message", [
@@ -271,21 +271,26 @@ def test_wish_sheet_reads_as_a_rulebook(wish_md):
         "- The player gains 2 Crystals of any colours.\n  - Each other player (in turn order after the player) gains 1 "
         "Crystal of any colour.",
         "**Ongoing.** Whenever you fulfill another Wish from the site, after the current action has fully resolved",
-        "Whenever another player fulfills Wish w from the site",
+        "Whenever another player fulfills the Wish from the site",
         "- You gain one crystal of this card's color.",
         "Only if you may take the Travel action now; otherwise: “no free action column shows Travel”.",
         "*Choose:* the destination from the neighbours of your Area; the column: column 1, column 2, column 3, the "
         "middle column or a Potion.",
-        "**Static.** If Magic Tower is in your badges and the number of your fulfilled Wishes of colour white is "
+        "**Ongoing.** If Magic Tower is in your badges and the number of your fulfilled Wishes of colour white is "
         "more than 0 and the number of your fulfilled Wishes of colour yellow is more than 0, add 6 to your "
         "destiny VP.",
-        "- Play goes on as long as this is not the last round; when that fails, the game ends once the play "
-        "sequence is over.\n  - “This is the last round” is set in:\n    - Caravan moves, if the Caravan deck is "
+        "- Play goes on as long as this is not the last round, checked before each pass of “Play a round”: a "
+        "pass already begun is played to its end by everyone, then the game ends once the play sequence is "
+        "over.\n  - “This is the last round” is set in:\n    - Caravan moves, if the Caravan deck is "
         "empty.",
         "- From now on, this is the last round.",
         "- Only if your turn is not over; otherwise: “your turn is over”.",
-        "- (Event: you fulfill Wish w from the site.)",
+        "- (Event: you fulfill the Wish from the site.)",
         "Whenever a card leaves the Offer:",
+        "- You choose a Crystal to take from the colours you can take in a trade",
+        "  - You choose a Crystal to give from the kinds of Crystals in your crystals other than the Crystal to take",
+        "- For each other player, in turn order from you:\n  - You take one of that player's Crystals.",
+        "Following next: Sandhills → Oasis → Ruins",
     ]:
         assert phrase in wish_md, phrase
     for bad in ["Whenever “", "happens (", "your Area's adjacent", "You gain any", "color's crystal", "the your",

@@ -100,3 +100,18 @@ def test_no_cache_when_it_is_turned_off(tmp_path, monkeypatch):
     fresh_load(GAMES / "three_wishes.wish")
     assert not (tmp_path / "wishdsl").exists()
     _GAMES.clear()
+
+
+def test_a_folder_allowed_with_allow_keys_the_cache_too(cached, monkeypatch):
+    """`wishdsl … --allow DIR` adds a folder for the rest of the process; a game loaded after that is cached under a
+    key that names the folder (a Path among the allowed folders once broke the key)."""
+    from dsl import link
+    monkeypatch.setattr(link, "ALLOWED", [])
+    link.allow(str(cached / "elsewhere"))
+    first = fresh_load(cached / "games" / "three_wishes.wish")
+    assert len(entries(cached)) == 1
+    again = fresh_load(cached / "games" / "three_wishes.wish")
+    assert again.new_state(3, seed=1).log_lines() == first.new_state(3, seed=1).log_lines()
+    monkeypatch.setattr(link, "ALLOWED", [])
+    fresh_load(cached / "games" / "three_wishes.wish")
+    assert len(entries(cached)) == 2  # without the folder, another entry
