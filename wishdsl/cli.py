@@ -226,7 +226,7 @@ def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> 
     from interpreter.agents import HumanAgent, Quit, play
     from .replay import replay_actions
 
-    humans = [a for a in match.agents if isinstance(a, HumanAgent)]
+    humans = [a.use_game(match.game) for a in match.agents if isinstance(a, HumanAgent)]
     if humans and args.json:
         raise WishError("a human player cannot play a game printed as --json")
     on_log = None if (args.json or args.quiet or humans) else print

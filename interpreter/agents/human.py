@@ -1,10 +1,12 @@
 """HumanAgent: a person at the terminal. It shows what its seat sees and reads a choice.
 
-On each turn it prints the log lines that are new for its seat, the public and per-player variables, the zones
-(cards the seat cannot see as '?'), the announcements, then the prompt and numbered options. An answer is a
-number, an option's label (case-insensitive, quotes optional) or a unique beginning of one; `?` or `help`
-lists the options again; `quit` leaves (the command line then saves the game). Answers read from a file or
-pipe are echoed, so a transcript reads like a session. End of input, `quit` or Ctrl-C raises `Quit`.
+On each turn it prints the log lines that are new for its seat, the public and per-player variables (not the
+game's `@bookkeeping` ones), the zones (cards the seat cannot see as '?'), the announcements, then the prompt
+and the options, each with a number it keeps while it is offered and read with the game's display names. An
+answer is matched by `answers.pick`: a number, a label or display text or a unique beginning of one, or words
+that name one option only, with "did you mean" otherwise; `?` or `help` lists the options again; `quit` leaves
+(the command line then saves the game). Answers read from a file or pipe are echoed, so a transcript reads like
+a session. End of input, `quit` or Ctrl-C raises `Quit`.
 """
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from typing import Optional, TextIO
 
 from ..engine import Action
 from . import Agent
+from .answers import Names, Numbers
+from .answers import pick as pick_answer
 
 MAX_ANNOUNCEMENTS = 12
 
@@ -31,6 +35,17 @@ class HumanAgent(Agent):
         self._input = input
         self._output = output
         self.shown = 0
+        self.names = Names()
+        self.numbers = Numbers()
+        self.hide: set = set()
+
+    def use_game(self, game) -> "HumanAgent":
+        """Show options with this game's display names, and leave out its `@bookkeeping` variables."""
+        self.names = Names(game)
+        sym = getattr(game, "sym", None)
+        self.hide = {name for name, (decl, _) in getattr(sym, "vars", {}).items()
+                     if any(a.name == "bookkeeping" for a in getattr(decl, "annots", ()))}
+        return self
 
     @property
     def input(self) -> TextIO:
@@ -55,9 +70,11 @@ class HumanAgent(Agent):
         self.say()
         self.say(f"── {view['game']} — you are player {me + 1} ──")
         self.show_log(view.get("log", []))
-        if view.get("vars"):
-            self.say("Game: " + _pairs(view["vars"]))
+        shown = {k: v for k, v in (view.get("vars") or {}).items() if k not in self.hide}
+        if shown:
+            self.say("Game: " + _pairs(shown))
         for p, pv in enumerate(view.get("player_vars", [])):
+            pv = {k: v for k, v in pv.items() if k not in self.hide}
             if pv:
                 you = " (you)" if p == me else ""
                 self.say(f"player {p + 1}{you}: " + _pairs(pv))
@@ -68,11 +85,11 @@ class HumanAgent(Agent):
             more = f"… ({len(ann) - MAX_ANNOUNCEMENTS} earlier), " if len(ann) > MAX_ANNOUNCEMENTS else ""
             self.say("Announcements: " + more + ", ".join(map(str, ann[-MAX_ANNOUNCEMENTS:])))
 
-    def show_options(self, prompt: str, actions: list) -> None:
+    def show_options(self, prompt: str, actions: list, numbers: list, texts: list) -> None:
         self.say(prompt)
-        width = len(str(len(actions)))
-        for i, a in enumerate(actions, 1):
-            self.say(f"  {i:>{width}}) {a.label}")
+        width = len(str(max(numbers)))
+        for n, text in sorted(zip(numbers, texts)):
+            self.say(f"  {n:>{width}}) {text}")
 
     # ---------------------------------------------------------------- choosing
     def act(self, view: dict, actions: list) -> Action:
@@ -81,15 +98,18 @@ class HumanAgent(Agent):
         self.show(view)
         decision = view.get("decision") or {}
         prompt = decision.get("prompt") or "Your choice"
-        self.show_options(prompt, actions)
+        labels = [a.label for a in actions]
+        numbers = self.numbers.assign(labels)
+        texts = [self.names.text(label) for label in labels]
+        self.show_options(prompt, actions, numbers, texts)
         while True:
             answer = self.read(f"player {self.seat + 1}> ")
             if answer.lower() in ("?", "help"):
-                self.show_options(prompt, actions)
+                self.show_options(prompt, actions, numbers, texts)
                 continue
             if answer.lower() == "quit" and not any(_norm(a.label) == "quit" for a in actions):
                 raise Quit()
-            choice, problem = pick(answer, actions)
+            choice, problem = pick_answer(answer, actions, numbers, texts)
             if choice is not None:
                 return choice
             self.say(problem)
@@ -117,25 +137,8 @@ def _isatty(stream) -> bool:
 
 
 def pick(answer: str, actions: list) -> tuple:
-    """(the action an answer names, None) or (None, why it names none)."""
-    n = len(actions)
-    usage = f"Answer with a number from 1 to {n} or an option's name ('?' lists them)."
-    if not answer:
-        return None, usage
-    if answer.isdigit():
-        i = int(answer)
-        return (actions[i - 1], None) if 1 <= i <= n else (None, f"There is no option {i}. " + usage)
-    want = _norm(answer)
-    exact = [a for a in actions if _norm(a.label) == want]
-    if exact:
-        return exact[0], None
-    starts = [a for a in actions if _norm(a.label).startswith(want)]
-    if len(starts) == 1:
-        return starts[0], None
-    if starts:
-        shown = ", ".join(a.label for a in starts[:6]) + (" …" if len(starts) > 6 else "")
-        return None, f"'{answer}' could be {shown}. Type more of it, or a number."
-    return None, f"'{answer}' is not an option. " + usage
+    """(the action an answer names, None) or (None, why it names none), with the options numbered 1, 2, …"""
+    return pick_answer(answer, actions)
 
 
 def _norm(text: str) -> str:
