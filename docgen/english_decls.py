@@ -5,7 +5,7 @@ from dsl import ast as A
 from dsl.refs import RefKind, kind_of
 
 from .english_base import EnglishBase
-from .words import article, cap, humanize, join_and, kind_noun, quote, sentence
+from .words import article, cap, humanize, join_and, kind_noun, plural, quote, sentence
 
 
 def d_typeref(en: EnglishBase, t: A.TypeRef) -> str:
@@ -363,6 +363,30 @@ def d_invariant(en: EnglishBase, i: A.Invariant) -> str:
     return f"{cap(i.name)}: at every moment, {en.expr(i.cond)}."
 
 
+def d_showitem(en: EnglishBase, item: A.ShowItem) -> str:
+    if item.zone:
+        rows = f" in rows of {en.expr(item.rows)}, the newest first" if item.rows is not None else ""
+        return f"the cards of {en.expr(item.expr)}{rows}, as each player sees them"
+    return f"{item.label}: {en.expr(item.expr)}"
+
+
+def d_tablepart(en: EnglishBase, part: A.TablePart) -> str:
+    items = "; ".join(d_showitem(en, i) for i in part.items) or "nothing"
+    if part.form == "board":
+        ty = part.cells.ty.element() if part.cells.ty is not None else None
+        if ty is not None and ty.kind in ("list", "set"):
+            ty = ty.element()
+        noun = plural(en.type_noun(ty)) if ty is not None else "cells"
+        return f"A board with a place for each of the {noun} laid out in it, showing {items}."
+    if part.form == "panel":
+        return f"For each player: {items}."
+    return f"For everyone: {items}."
+
+
+def d_table(en: EnglishBase, t: A.Table) -> str:
+    return "\n".join(["What the table shows:"] + ["  " + d_tablepart(en, p) for p in t.parts])
+
+
 def d_program(en: EnglishBase, p: A.Program) -> str:
     return f"A game file with {len(p.decls)} declarations."
 
@@ -375,6 +399,6 @@ RENDER: dict = {
     A.EventPattern: d_eventpattern, A.Trigger: d_trigger, A.Instant: d_instant, A.StaticMod: d_static,
     A.Abilities: d_abilities, A.Setup: d_setup, A.Play: d_play, A.ScoreStep: d_scorestep,
     A.Scoring: d_scoring, A.Variant: d_variant, A.Remove: d_remove, A.Extends: d_extends,
-    A.Invariant: d_invariant,
+    A.Invariant: d_invariant, A.ShowItem: d_showitem, A.TablePart: d_tablepart, A.Table: d_table,
     A.Program: d_program,
 }

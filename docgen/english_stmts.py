@@ -223,6 +223,7 @@ def _target(en: EnglishBase, target, options=None) -> str:
 
 
 DANGLING = {"the", "a", "an", "their", "your", "his", "her", "its"}  # a choice's verb that cannot end a phrase
+PREPOSITIONS = {"from", "to", "at", "on", "with", "in", "into", "onto", "for"}  # a purpose ending so goes last
 
 
 def s_choose(en: EnglishBase, st: A.Choose) -> Step:
@@ -243,8 +244,9 @@ def s_choose(en: EnglishBase, st: A.Choose) -> Step:
         whole_enum = isinstance(st.options, A.Name) and kind_of(st.options) is RefKind.ENUM
         intro = en.intro(st.target.name, st.target.ty)
         purpose = verb if verb and not reading.noun.endswith(" to " + verb) else None
-        s = f"{who} {conjugate(who, 'choose')} {intro}" + (f" to {purpose}" if purpose else "") + (
-            "" if whole_enum else f" from {en.expr(st.options)}")
+        late = purpose is not None and purpose.split()[-1].lower() in PREPOSITIONS  # "to take a Crystal from"
+        s = f"{who} {conjugate(who, 'choose')} {intro}" + (f" to {purpose}" if purpose and not late else "") + (
+            "" if whole_enum else f" from {en.expr(st.options)}") + (f" to {purpose}" if late else "")
     elif named:
         whole_enum = isinstance(st.options, A.Name) and kind_of(st.options) is RefKind.ENUM
         s = f"{who} {conjugate(who, 'choose')} {article(tgt) if whole_enum else tgt}" + (

@@ -147,8 +147,9 @@ def decl_label(d) -> str:
         return f"the {kind_noun(d.kind)} cards"
     if isinstance(d, A.Trigger):
         return "a rule that reacts: " + humanize(d.event.name or d.event.form)
-    if isinstance(d, (A.Setup, A.Play, A.Scoring)):
-        return {A.Setup: "the setup", A.Play: "the play sequence", A.Scoring: "the scoring"}[type(d)]
+    if isinstance(d, (A.Setup, A.Play, A.Scoring, A.Table)):
+        return {A.Setup: "the setup", A.Play: "the play sequence", A.Scoring: "the scoring",
+                A.Table: "what the table shows"}[type(d)]
     if isinstance(d, A.Invariant):
         return f"the invariant {quote(d.name)}"
     kind = {A.Enum: "enum", A.CardKind: "card kind", A.Zone: "zone", A.Var: "variable", A.Param: "parameter",
@@ -327,6 +328,10 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
         finally:
             en.you_names.discard(sc.var)
     ctx["end"] = steps_data(explain_end(en, sym, decls))
+    ctx["table"] = None
+    if sym.table is not None:
+        with en.scope(sym.table):
+            ctx["table"] = [{"doc": p.doc, "text": en.describe(p)} for p in sym.table.parts]
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["terms"] = [term_data(en, marks, f) for f, _, _ in sym.functions.values()]

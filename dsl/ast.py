@@ -621,6 +621,40 @@ class Invariant(Decl):
 
 
 @attrs.define(eq=False, repr=False)
+class ShowItem(Node):
+    """One thing a table shows: `"label" EXPR` (a value), or `zone EXPR [by N]` (a zone's cards, as the viewer sees
+    them, in rows of N)."""
+
+    label: Optional[str]
+    expr: Expr
+    zone: bool = False
+    rows: Optional[Expr] = None  # `zone EXPR by N`: the cards in rows of N, the top row first
+
+
+@attrs.define(eq=False, repr=False)
+class TablePart(Node):
+    """`board V in CELLS { … }` (a cell for each member in CELLS, a list or a list of rows), `panel P { … }` (a
+    panel for each player) or `shared { … }`."""
+
+    form: str  # "board" | "panel" | "shared"
+    var: Optional[str]
+    cells: Optional[Expr]
+    items: list = attrs.Factory(list)
+    doc: Optional[str] = None
+
+
+@attrs.define(eq=False, repr=False)
+class Table(Decl):
+    """`table { … }`: what a table shows of the game, drawn from each player's view."""
+
+    parts: list = attrs.Factory(list)
+
+    @property
+    def key(self) -> str:
+        return "table {}"  # not a name: a zone may be called `table` (Wunschmaschine's is)
+
+
+@attrs.define(eq=False, repr=False)
 class Program(Node):
     """A whole file: its declarations in source order."""
 
@@ -677,7 +711,7 @@ READS_SLOT = re.compile(r"\{(\w+)(?:'s)?\}")
 
 def reads_params(d) -> Optional[list]:
     """The names a declaration's `@reads` phrase may use, or None where `@reads` does not belong."""
-    if isinstance(d, (Function, Procedure, Event)):
+    if isinstance(d, (Function, Procedure, Event, Action)):
         return [p.name for p in d.params]
     if isinstance(d, Var) and d.keyed_by is not None:
         return [d.keyed_by.name]

@@ -249,6 +249,31 @@ class ToAst(Transformer):
     def invariant_decl(self, meta, name, cond):
         return A.Invariant(_unquote(name), cond, span=self._span(meta))
 
+    def table_decl(self, meta, *parts):
+        return A.Table(list(parts), span=self._span(meta))
+
+    def _part(self, meta, form, items):
+        items = list(items)
+        doc = _doc(items.pop(0)) if items and isinstance(items[0], Token) and items[0].type == "DOC" else None
+        var = str(items.pop(0)) if form != "shared" else None
+        cells = items.pop(0) if form == "board" else None
+        return A.TablePart(form, var, cells, items, doc, span=self._span(meta))
+
+    def table_board(self, meta, *items):
+        return self._part(meta, "board", items)
+
+    def table_panel(self, meta, *items):
+        return self._part(meta, "panel", items)
+
+    def table_shared(self, meta, *items):
+        return self._part(meta, "shared", items)
+
+    def show_value(self, meta, label, expr):
+        return A.ShowItem(_unquote(label), expr, span=self._span(meta))
+
+    def show_zone(self, meta, expr, rows=None):
+        return A.ShowItem(None, expr, zone=True, rows=rows, span=self._span(meta))
+
     def remove_decl(self, meta, name):
         return A.Remove(str(name), span=self._span(meta))
 

@@ -13,6 +13,7 @@ from . import ast as A
 from . import types as T
 from .check_exprs import ExprChecks
 from .check_stmts import StmtChecks
+from .check_table import TableChecks
 from .errors import Diagnostic, WishCheckError, did_you_mean
 from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
 
@@ -42,11 +43,12 @@ class Symbols:
     setup: Optional[A.Setup] = None
     play: Optional[A.Play] = None
     scoring: Optional[A.Scoring] = None
+    table: Optional[A.Table] = None
     variants: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
 
 
-class Checker(StmtChecks, ExprChecks):
+class Checker(StmtChecks, ExprChecks, TableChecks):
     def __init__(self, decls: list, path: str):
         self.decls = decls
         self.path = path
@@ -75,7 +77,7 @@ class Checker(StmtChecks, ExprChecks):
     def declare(self) -> None:
         s = self.sym
         seen: dict = {}
-        singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring"}
+        singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring", A.Table: "table"}
         for d in self.decls:
             self.check_reads(d)
             if isinstance(d, A.Variant):
@@ -350,6 +352,8 @@ class Checker(StmtChecks, ExprChecks):
             self.check_abilities(ab)
         for inv in s.invariants:
             self.expect(inv.cond, T.BOOL, Scope(pure=True), "an invariant")
+        if s.table:
+            self.check_table(s.table)
         if s.scoring:
             sc = Scope(pure=True, locals={s.scoring.var: T.PLAYER})
             for step in s.scoring.steps:
@@ -457,7 +461,7 @@ class Checker(StmtChecks, ExprChecks):
 
     # ---------------------------------------------------------------- @reads("…"): how a declaration reads in English
     def check_reads(self, d) -> None:
-        """`@reads("{p} gain …")` on a function, procedure, event, variable or zone names only its parameters (a
+        """`@reads("{p} gain …")` on a function, procedure, event, action, variable or zone names only its parameters (a
         player variable's owner is `{player}`, a keyed variable's key is its key's name)."""
         for a in getattr(d, "annots", ()):
             if a.name not in ANNOTATIONS:
@@ -468,7 +472,7 @@ class Checker(StmtChecks, ExprChecks):
                 continue
             names = A.reads_params(d)
             if names is None:
-                self.error(a, "@reads belongs on a function, procedure, event, variable or zone")
+                self.error(a, "@reads belongs on a function, procedure, event, action, variable or zone")
             elif not a.text:
                 self.error(a, "@reads needs a phrase", 'e.g. @reads("{p} shows the wish")')
             else:

@@ -8,7 +8,7 @@ from typing import Optional, Union
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
-from . import checks, views
+from . import checks, presentation, views
 from .frames import Frame, FrameKind
 from .log import render
 from .scoring import outcome, summary
@@ -110,6 +110,12 @@ class Options(Sequence):
         for p, n in self._rows:
             for j in range(n):
                 yield Action(p, None, d, j, st)
+
+    def texts(self) -> list:
+        """The options as a person reads them, in order: display names, an action's `@reads` phrase
+        (views.option_texts); read them while the decision is pending, as labels."""
+        st, d = self._st, self._d
+        return [t for p, _ in self._rows for t in st.option_texts(d, p)]
 
     def __eq__(self, other) -> bool:
         return isinstance(other, (list, tuple, Options)) and list(self) == list(other)
@@ -336,6 +342,13 @@ class State(Machine):
             d.keys = tuple(point.keys(self, values, who) for who, values in zip(d.players, d.values))
         return d.keys
 
+    def option_texts(self, d, player: int) -> tuple:
+        """`player`'s options in decision `d` as a person reads them (views.option_texts)."""
+        if d.closed:
+            raise ValueError("an option's text is built from the state it was offered in: read it before the "
+                             "decision is answered")
+        return views.option_texts(self, d, d.players.index(player))
+
     def legal_keys(self, player: int) -> tuple:
         """The keys of `player`'s options now, in the order of `legal_actions(player)` (no Action is built)."""
         d = self.decision
@@ -378,7 +391,12 @@ class State(Machine):
         return list(self.final[1]) if self.final is not None else []
 
     def view(self, player: int) -> dict:
-        return views.view(self, player)
+        """Everything `player` may know now (views.view), and what the game's `table` shows them
+        (presentation.present)."""
+        v = views.view(self, player)
+        if self.game.presentation:
+            v["table"] = presentation.present(self, player)
+        return v
 
     def broken_invariants(self) -> list:
         """Names of the game's declared invariants that do not hold now, and broken engine invariants."""

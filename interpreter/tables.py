@@ -8,6 +8,7 @@ import attrs
 
 from dsl import ast as A
 from dsl import types as T
+from dsl.refs import RefKind, kind_of
 
 from .codegen import CodeGen
 from .frames import FrameKind
@@ -54,6 +55,7 @@ class ActionDef:
     span: A.Span
     enumerate: object = None  # (state, player, out): appends the key of every legal instance (compiled)
     cards: bool = False  # has a parameter whose value is, or holds, cards (its label depends on who knows them)
+    reads: Optional[str] = None  # its `@reads` phrase: how a person reads one of its options
 
     def switch_off(self, reason: str) -> None:
         """Never legal from now on, for `reason` (an ablation: wishdsl/coverage.py)."""
@@ -150,6 +152,18 @@ def pattern_text(ev: A.EventPattern) -> str:
     return ev.name
 
 
+def score_seen(sym) -> tuple:
+    """Who may see each `score` step of the scoring mid-game: "all" (it reads only what everyone sees), "own"
+    (also the scored player's own secrets, such as a Destiny card) or "none" (cards not even their holder sees)."""
+    from dsl.check_table import secret_read
+    out = []
+    for step in sym.scoring.steps:
+        if step.form == "score":
+            out.append("all" if secret_read(step.expr, sym) is None else
+                       "own" if secret_read(step.expr, sym, sym.scoring.var) is None else "none")
+    return tuple(out)
+
+
 class Builder:
     """Fills a Game's tables from its checked symbols: `Builder(game).build()`. Tables name the functions of
     the rules module first (by their generated names) and hold the compiled functions once it is compiled."""
@@ -179,6 +193,8 @@ class Builder:
         g.scoring = [(s.form, s.label, root(s.expr)) for s in sym.scoring.steps] if sym.scoring else []
         g.invariants = [(i.name, root(i.cond)) for i in sym.invariants]
         g.zone_limits = {z.name: root(z.limit) for z in sym.zones.values() if z.limit is not None}
+        g.presentation = self.presentation(sym.table) if sym.table else None
+        g.score_seen = score_seen(sym) if sym.table and sym.scoring else ()
         rules = g.rules = gen.compile()
         rules.fill(g.table, ("order", "members", "type", "cname"))  # what the constants below may read
         self.resolve(rules.fn)
@@ -205,6 +221,33 @@ class Builder:
         g.scoring = [(form, label, fn(f)) for form, label, f in g.scoring]
         g.invariants = [(name, fn(f)) for name, f in g.invariants]
         g.zone_limits = {name: fn(f) for name, f in g.zone_limits.items()}
+        if g.presentation is not None:
+            g.presentation = [(form, var, fn(cells) if cells else None,
+                               [(label, ty, fn(f) if f else None,
+                                 zone if zone is None or zone[2] is None else (*zone[:2], fn(zone[2])))
+                                for label, ty, f, zone in items], doc)
+                              for form, var, cells, items, doc in g.presentation]
+
+    def presentation(self, t: A.Table) -> list:
+        """The game's `table`: (form, variable, cells, items, doc) per part; an item is (label, type, value, None)
+        or (None, None, None, zone) with zone ("zone", slot, rows) or ("pzone", index, rows) — the player's
+        function in the value's place — and rows the function of `by N`, or None."""
+        root = self.gen.root
+        parts = []
+        for part in t.parts:
+            items = []
+            for item in part.items:
+                rows = root(item.rows) if item.rows is not None else None
+                if not item.zone:
+                    items.append((item.label, item.expr.ty, root(item.expr), None))
+                elif kind_of(item.expr) is RefKind.ZONE:
+                    items.append((None, None, None, ("zone", self.g.zone_base[item.expr.name], rows)))
+                else:
+                    items.append((None, None, root(item.expr.obj),
+                                  ("pzone", self.g.pzone_index[item.expr.name], rows)))
+            parts.append((part.form, part.var, root(part.cells) if part.cells is not None else None, items,
+                          part.doc))
+        return parts
 
     def value(self, e: A.Expr, put) -> None:
         """Evaluate a constant expression once the module is compiled and give it to `put`."""
@@ -312,7 +355,7 @@ class Builder:
         code = self.gen.block(A.Block(rest, span=a.body.span), FrameKind.ACTION, f"action {a.name}")
         return ActionDef(a.name, names, types, domains, [(root(c), m) for c, m in guards],
                          [(lv, root(c), m) for lv, c, m in requires], code, a.span, enum,
-                         any(_holds_cards(t) for t in types))
+                         any(_holds_cards(t) for t in types), a.reads)
 
     def triggers_and_abilities(self) -> None:
         g, sym = self.g, self.sym

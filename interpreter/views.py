@@ -6,6 +6,8 @@ identities through `knows`, so a view cannot carry a card its player does not kn
 """
 from __future__ import annotations
 
+import re
+
 from typing import Optional
 
 
@@ -138,7 +140,8 @@ def joined(chunks: list, sep: str) -> list:
     return out
 
 
-def _card_view(st, c: int, player: int) -> dict:
+def card_view(st, c: int, player: int) -> dict:
+    """A card as `player` sees it: its name and facing, or hidden."""
     if knows(st, c, player):
         return {"name": st.card_name(c), "face_up": st.face[c]}
     return {"hidden": True}
@@ -163,7 +166,7 @@ def view(st, player: int) -> dict:
         zones.append({
             "zone": st.lay.slot_names[slot],
             "owner": st.lay.slot_owner[slot],
-            "cards": [_card_view(st, c, player) for c in cards],
+            "cards": [card_view(st, c, player) for c in cards],
         })
     d = st.decision
     decision = None
@@ -201,3 +204,44 @@ def _plain(st, value, ty, player):
     if ty.kind in ("int", "bool", "text") or value is None:
         return value
     return render(st, value, ty, player)
+
+
+# ---------------------------------------------------------------- options as a person reads them
+WORD_OR_QUOTE = re.compile(r'"[^"]*"|[A-Za-z_][A-Za-z0-9_]*')
+SLOT = re.compile(r"\{(\w+)('s)?\}")
+
+
+def display_text(game, text: str) -> str:
+    """A label read with the game's display names: enum members by theirs (`palm_tree` → "Palm tree"), other
+    names with spaces for underscores (`end_turn` → "end turn"); quoted card names as they are."""
+    shown = game.member_display
+
+    def one(m: re.Match) -> str:
+        w = m.group(0)
+        if w[0] == '"':
+            return w
+        d = shown.get(w)
+        return d if d and d != w else w.replace("_", " ")
+    return WORD_OR_QUOTE.sub(one, text)
+
+
+def option_texts(st, d, i: int) -> tuple:
+    """The options of player `d.players[i]` in decision `d` as a person reads them: an action with a `@reads`
+    phrase by that phrase, its slots filled with its parameters ("Travel to Dark Temple (column 2)"); any
+    other option by its label with display names. A repeated option keeps its label's number ("… (2)")."""
+    game, who = st.game, d.players[i]
+    labels = st.labels(d)[i]
+    if d.kinds != "act":
+        return tuple(display_text(game, label) for label in labels)
+    out = []
+    for (name, values), label in zip(d.values[i], labels):
+        a = game.actions[name]
+        if a.reads is None:
+            out.append(display_text(game, label))
+            continue
+        suffix = label[len(st.action_label(a, values, who)):]
+        parts = {n: display_text(game, label_of(st, v, t, who)).strip('"')
+                 for n, v, t in zip(a.param_names, values, a.param_types)}
+        text = SLOT.sub(lambda m: parts[m.group(1)] + ("'s" if m.group(2) else ""), a.reads)
+        out.append(text[:1].upper() + text[1:] + suffix)
+    return tuple(out)

@@ -89,3 +89,50 @@ def test_the_human_sees_no_bookkeeping_and_keeps_numbers_across_decisions():
     assert action.label == 'wish for "Heart"'
     text = out.getvalue()
     assert "coins 0" in text and "answer" not in text  # `answer` is @bookkeeping
+
+
+def first_decision_with(game, players, seed, prefix):
+    state = game.new_state(players, seed=seed)
+    while not any(a.label.startswith(prefix) for a in state.legal_actions(state.to_move[0])):
+        state.apply(state.legal_actions(state.to_move[0])[0])
+    return state, state.legal_actions(state.to_move[0])
+
+
+def test_an_action_reads_by_its_phrase_with_display_names():
+    """`@reads("travel to {to} ({column})")` on an action: its options read as a person says them."""
+    state, options = first_decision_with(load_game("games/wish.wish"), 2, 3, "ice_dibs")
+    texts = dict(zip([a.label for a in options], options.texts()))
+    assert texts["travel dark_temple, column_2"] == "Travel to Dark Temple (column 2)"
+    assert texts['ice_dibs "Celebration", column_3'] == "Ice Dibs: a Frostflake on Celebration (column 3)"
+    assert texts["end_turn"] == "End your turn"
+
+
+def test_hidden_cards_read_as_the_label_says_them():
+    state = load_game("games/three_wishes.wish").new_state(3, seed=3)
+    options = state.legal_actions(0)
+    texts = dict(zip([a.label for a in options], options.texts()))
+    assert texts["exchange card 1 of hand of player 1, card 1 of centre"] == \
+        "Swap card 1 of hand of player 1 with card 1 of centre"
+    assert texts["look"] == "Peek at two cards"
+
+
+def test_choices_read_with_display_names_and_texts_are_refused_after_the_decision():
+    state = WM.new_state(3, seed=3)
+    state.apply('wish for "Heart"')
+    while not any(a.label.startswith("guess") for a in state.legal_actions(state.to_move[0])):
+        for p in list(state.to_move):
+            state.apply("slap" if p == 1 else "wait", p)
+    options = state.legal_actions(state.to_move[0])
+    assert "guess Palm tree" in options.texts() and "guess Ice cream" in options.texts()
+    state.apply(options[0])
+    with pytest.raises(ValueError, match="read it before the decision is answered"):
+        options.texts()
+
+
+def test_a_person_answers_with_the_words_of_an_actions_phrase():
+    game = load_game("games/wish.wish")
+    state, options = first_decision_with(game, 2, 3, "ice_dibs")
+    out = io.StringIO()
+    human = HumanAgent(state.to_move[0], input=io.StringIO("frostflake celebration\n"), output=out).use_game(game)
+    assert human.act(state.view(state.to_move[0]), options).label == 'ice_dibs "Celebration", column_3'
+    assert "Ice Dibs: a Frostflake on Celebration (column 3)" in out.getvalue()

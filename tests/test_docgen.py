@@ -25,7 +25,7 @@ CLASS_NAMES = {name for name in dir(A) if isinstance(getattr(A, name), type) and
 ENGLISH_WORDS = {"Name", "Index", "Call", "Slice", "Block", "Let", "Transfer", "If", "For", "Repeat", "While", "Move",
                  "Shuffle", "Peek", "Reveal", "Turn", "Swap", "Announce", "Log", "Choose", "Act", "Resolve", "Emit",
                  "Require", "Annotation", "Game", "Enum", "Cards", "Zone", "Var", "Param", "Event", "Function",
-                 "Procedure", "Action", "Trigger", "Instant", "Setup", "Play", "Scoring", "Variant", "Remove",
+                 "Procedure", "Action", "Trigger", "Instant", "Setup", "Play", "Scoring", "Variant", "Remove", "Table",
                  "Invariant", "Program", "Node", "Expr", "Stmt", "Decl", "Literal", "Generator"}
 FALLBACK = re.compile(r"\b(" + "|".join(sorted(CLASS_NAMES - ENGLISH_WORDS)) + r")\b|\bNone\b|object at 0x|dsl\.ast|"
                       r"<[A-Za-z]+ object|\b(" + "|".join(sorted(CLASS_NAMES)) + r")\(")

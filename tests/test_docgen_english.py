@@ -181,9 +181,11 @@ def test_describe_decl_renders_one_declaration(phrasebook):
 
 @pytest.mark.parametrize("annot, decl, message", [
     ('@reads("{p} finds {nobody}")', "event seen(p: player)", "unknown parameter in @reads 'nobody'"),
-    ('@reads("x")', "action shout() { }", "@reads belongs on a function, procedure, event, variable or zone"),
+    ('@reads("x")', "enum Shout { loud }", "@reads belongs on a function, procedure, event, action, variable or zone"),
+    ('@reads("shout at {who}")', "action shout() { }", "unknown parameter in @reads 'who'"),
     ('@reads("{p} is over")', "var gone: bool = false", "unknown parameter in @reads 'p'"),
-    ('@reads("x")', "when found(p, g) { }", "@reads belongs on a function, procedure, event, variable or zone"),
+    ('@reads("x")', "when found(p, g) { }",
+     "@reads belongs on a function, procedure, event, action, variable or zone"),
     ("@reads", "event seen(p: player)", "@reads needs a phrase"),
 ])
 def test_reads_is_checked(annot, decl, message):

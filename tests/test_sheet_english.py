@@ -25,6 +25,7 @@ CODE_LIKE = {
     "“you” with a verb for “he”": r"\b[Yy]ou (?:declares|gains|has|is|takes|pays|moves|chooses|draws|holds|was)\b",
     "an operator": r"==|!=|&&|\|\||\+=|-=|<=|>=",
     "a CamelCase name": r"\b[A-Z][a-z]+[A-Z][a-z]+\w*\b",
+    "a word twice": r"\b(from|to|the|a|an|of|in|on|at|is|and|or)\s+\1\b",
 }
 FILE_NAME = re.compile(r"[\w\\/.-]+\.(?:md|wish|yaml|html)\b")  # a sheet names its sibling sheets and files
 
@@ -55,6 +56,7 @@ def report(hits: list) -> str:
     "The Caravan moves along `next`.",
     "Set the turn_over to false.",
     "Each card has a type (a WishType).",
+    "You choose a player to take a Crystal from from the victims.",
 ])
 def test_the_hunter_catches_code_like_sentences(bad):
     assert code_like(bad), bad

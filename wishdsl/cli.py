@@ -226,7 +226,12 @@ def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> 
     from interpreter.agents import HumanAgent, Quit, play
     from .replay import replay_actions
 
-    humans = [a.use_game(match.game) for a in match.agents if isinstance(a, HumanAgent)]
+    humans = [a for a in match.agents if isinstance(a, HumanAgent)]
+    if humans:
+        from docgen.lookup import Reference
+
+        reference = Reference(match.path, match.game.variant)
+        humans = [h.use_game(match.game, reference) for h in humans]
     if humans and args.json:
         raise WishError("a human player cannot play a game printed as --json")
     on_log = None if (args.json or args.quiet or humans) else print

@@ -11,14 +11,18 @@ a session. End of input, `quit` or Ctrl-C raises `Quit`.
 from __future__ import annotations
 
 import sys
+import textwrap
 from typing import Optional, TextIO
 
 from ..engine import Action
 from . import Agent
 from .answers import Names, Numbers
 from .answers import pick as pick_answer
+from .table_text import WIDTH, table_lines
 
 MAX_ANNOUNCEMENTS = 12
+LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
+           "('area Dock', 'djinn Fire', 'item Heart').")
 
 
 class Quit(Exception):
@@ -38,9 +42,13 @@ class HumanAgent(Agent):
         self.names = Names()
         self.numbers = Numbers()
         self.hide: set = set()
+        self.reference = None
 
-    def use_game(self, game) -> "HumanAgent":
-        """Show options with this game's display names, and leave out its `@bookkeeping` variables."""
+    def use_game(self, game, reference=None) -> "HumanAgent":
+        """Show options with this game's display names, and leave out its `@bookkeeping` variables. With a
+        `reference` (docgen.lookup.Reference: the layers below docgen do not import it), the person may look up
+        rules, cards and components, and sees the cards of their own zones with their costs and texts."""
+        self.reference = reference
         self.names = Names(game)
         sym = getattr(game, "sym", None)
         self.hide = {name for name, (decl, _) in getattr(sym, "vars", {}).items()
@@ -62,7 +70,8 @@ class HumanAgent(Agent):
     def show_log(self, lines: list) -> None:
         """Print the lines of this seat's log not shown yet."""
         for line in lines[self.shown:]:
-            self.say(f"  {line}")
+            for part in textwrap.wrap(line, WIDTH - 2, subsequent_indent="    ") or [""]:
+                self.say(f"  {part}")
         self.shown = max(self.shown, len(lines))
 
     def show(self, view: dict) -> None:
@@ -70,6 +79,12 @@ class HumanAgent(Agent):
         self.say()
         self.say(f"── {view['game']} — you are player {me + 1} ──")
         self.show_log(view.get("log", []))
+        if view.get("table"):
+            describe = self.reference.summary if self.reference is not None else None
+            for line in table_lines(view["table"], me, describe):
+                self.say(line)
+            self.show_announcements(view)
+            return
         shown = {k: v for k, v in (view.get("vars") or {}).items() if k not in self.hide}
         if shown:
             self.say("Game: " + _pairs(shown))
@@ -80,6 +95,14 @@ class HumanAgent(Agent):
                 self.say(f"player {p + 1}{you}: " + _pairs(pv))
         for z in view.get("zones", []):
             self.say(f"{z['zone']} [{len(z['cards'])}]: {_cards(z['cards'])}")
+            if z.get("owner") == me and self.reference is not None:
+                for c in z["cards"]:
+                    line = None if c.get("hidden") else self.reference.summary(c["name"])
+                    if line:
+                        self.say(f"    • {c['name']}: {line}")
+        self.show_announcements(view)
+
+    def show_announcements(self, view: dict) -> None:
         ann = view.get("announcements") or []
         if ann:
             more = f"… ({len(ann) - MAX_ANNOUNCEMENTS} earlier), " if len(ann) > MAX_ANNOUNCEMENTS else ""
@@ -100,12 +123,18 @@ class HumanAgent(Agent):
         prompt = decision.get("prompt") or "Your choice"
         labels = [a.label for a in actions]
         numbers = self.numbers.assign(labels)
-        texts = [self.names.text(label) for label in labels]
+        texts = actions.texts() if hasattr(actions, "texts") else [self.names.text(label) for label in labels]
         self.show_options(prompt, actions, numbers, texts)
         while True:
             answer = self.read(f"player {self.seat + 1}> ")
             if answer.lower() in ("?", "help"):
                 self.show_options(prompt, actions, numbers, texts)
+                if self.reference is not None:
+                    self.say(LOOKUPS)
+                continue
+            looked = self.look_up(answer, labels)
+            if looked is not None:
+                self.say(looked)
                 continue
             if answer.lower() == "quit" and not any(_norm(a.label) == "quit" for a in actions):
                 raise Quit()
@@ -113,6 +142,23 @@ class HumanAgent(Agent):
             if choice is not None:
                 return choice
             self.say(problem)
+
+    def look_up(self, answer: str, labels: list) -> Optional[str]:
+        """The text an answer asks to read (`rules TOPIC`, `card NAME`, `area NAME` …), or None when it is no
+        such command (or an option's name begins with its first word)."""
+        ref = self.reference
+        word, _, rest = answer.strip().partition(" ")
+        if ref is None or not word or any(_norm(label).startswith(_norm(word)) for label in labels):
+            return None
+        word = word.lower()
+        if word == "rules":
+            return ref.rules(rest)
+        if word == "card":
+            return ref.card(rest) if rest.strip() else "Type 'card NAME'."
+        enum = ref.enum_named(word)
+        if enum is not None:
+            return ref.component(rest, enum) if rest.strip() else f"Type '{word} NAME'."
+        return None
 
     def read(self, prompt: str) -> str:
         self.output.write(prompt)

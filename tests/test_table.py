@@ -1,0 +1,155 @@
+"""What a game's `table { … }` shows (interpreter/presentation.py, issue 19): drawn from each player's view,
+never showing a card a player may not see, and printed at the terminal by the person's agent."""
+import io
+import random
+
+import pytest
+
+from docgen.lookup import Reference
+from docgen.render import render_sheet
+from interpreter import load_game
+from interpreter.agents import HumanAgent
+from interpreter.agents.table_text import table_lines
+
+GAMES = [("games/wish.wish", None, 2), ("games/wish.wish", None, 4), ("games/three_wishes.wish", None, 3),
+         ("games/three_wishes.wish", "Match", 4), ("games/wunschmaschine.wish", None, 3),
+         ("games/wunschmaschine.wish", "Left-Right", 5), ("games/house/wish_four_markers.wish", None, 2)]
+
+
+def states(path, variant, players, games=6, every=7):
+    game = load_game(path, variant)
+    for seed in range(games):
+        st = game.new_state(players, seed=seed)
+        rng = random.Random(seed)
+        k = 0
+        while not st.is_over:
+            if k % every == 0:
+                yield st
+            k += 1
+            options = st.legal_actions(st.to_move[0])
+            st.apply(options[rng.randrange(len(options))])
+        yield st
+
+
+def zones_of(table) -> list:
+    out = []
+    for board in table["boards"]:
+        out += [z for row in board["rows"] for cell in row for z in cell["zones"]]
+    for panel in table["panels"]:
+        out += [z for row in panel["players"] for z in row["zones"]]
+    if table["shared"]:
+        out += table["shared"]["zones"]
+    return out
+
+
+@pytest.mark.parametrize("path, variant, players", GAMES, ids=lambda x: str(x))
+def test_every_zone_of_the_table_is_the_zone_of_the_view(path, variant, players):
+    """The table's zones are the view's: the same cards, hidden where the view hides them."""
+    checked = 0
+    for st in states(path, variant, players):
+        for p in range(players):
+            view = st.view(p)
+            by_name = {z["zone"]: z for z in view["zones"]}
+            for z in zones_of(view["table"]):
+                assert z["cards"] == by_name[z["zone"]]["cards"], (path, z["zone"])
+                checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("path, variant, players", GAMES, ids=lambda x: str(x))
+def test_the_tables_values_are_the_same_for_every_viewer(path, variant, players):
+    """A value item may read only what everyone sees (the checker makes sure): every player reads the same."""
+    for st in states(path, variant, players, games=3):
+        tables = [st.view(p)["table"] for p in range(players)]
+        strip = [{**{k: v for k, v in t.items() if k != "score"},  # the score so far: see below
+                  "boards": [[[c["items"] for c in row] for row in b["rows"]] for b in t["boards"]],
+                  "panels": [[r["items"] for r in panel["players"]] for panel in t["panels"]],
+                  "shared": t["shared"]["items"] if t["shared"] else None} for t in tables]
+        assert all(s == strip[0] for s in strip)
+
+
+def test_the_wish_board_shows_the_map_as_on_the_rulebook():
+    st = load_game("games/wish.wish").new_state(2, seed=3)
+    while st.view(0)["table"]["panels"][0]["players"][1]["items"] == [] or st.to_move != [0]:
+        st.apply(st.legal_actions(st.to_move[0])[0])
+    table = st.view(0)["table"]
+    rows = table["boards"][0]["rows"]
+    assert [c["cell"] for c in rows[0]] == ["Sandhills", "Oasis", "Ruins", "Forest"]
+    assert [c["cell"] for c in rows[2]] == ["Volcano", "Dock", "Dark Temple", "Cataracts"]
+    sandhills = {i["label"]: i["value"] for i in rows[0][0]["items"]}
+    assert sandhills == {"people": "2 purple", "Caravan": "Caravan"}
+    ruins = {i["label"]: i["value"] for i in rows[0][2]["items"]}
+    assert ruins["Monument Badge"] == "Magic Tower"
+    lines = table_lines(table, 0, Reference("games/wish.wish").summary)
+    assert max(len(line) for line in lines) <= 100
+    assert any(line.startswith("SANDHILLS") and "FOREST" in line for line in lines)
+
+
+def test_three_wishes_shows_your_own_cards_as_unknown():
+    st = load_game("games/three_wishes.wish").new_state(3, seed=1)
+    table = st.view(0)["table"]
+    mine = table["panels"][0]["players"][0]["zones"][0]
+    assert mine["zone"] == "hand of player 1" and mine["cards"] == [{"hidden": True}] * 3
+    lines = table_lines(table, 0)
+    assert "  hand of player 1 [3]: ? ×3" in lines
+    assert any("box [6]" in line for line in lines) and "turns this round 1" in lines[0]
+
+
+def test_the_person_sees_the_table_and_the_sheet_describes_it():
+    game = load_game("games/wunschmaschine.wish")
+    st = game.new_state(3, seed=2)
+    out = io.StringIO()
+    HumanAgent(0, input=io.StringIO("heart\n"), output=out).use_game(game).act(st.view(0), st.legal_actions(0))
+    text = out.getvalue()
+    assert "player 1 (you): the Wish Machine · wish coins 0" in text
+    assert "wish coins in the supply 20 · rows laid this round 0" in text
+    assert "supply 20, machine" not in text  # no dump of raw variables when the game declares its table
+    md = render_sheet("games/wunschmaschine.wish", None, "md")
+    assert "## What the table shows" in md
+    assert "For each player: the Wish Machine: the player is the Wish Machine;" in md
+
+
+def test_the_score_so_far_shows_only_what_the_looking_player_may_see():
+    """Wish: the Destiny step is the player's own to see; 3 Wishes: nobody sees their own cards' points;
+    Wunschmaschine: the coins are everyone's."""
+    game = load_game("games/wish.wish")
+    st = game.new_state(2, seed=3)
+    for _ in range(12):
+        st.apply(st.legal_actions(st.to_move[0])[0])
+    mine, theirs = st.view(0)["table"]["score"]
+    assert mine["complete"] and mine["points"][4]["label"] == "5. Destiny" and mine["points"][4]["value"] == 0
+    assert theirs["points"][4]["value"] is None and not theirs["complete"]
+    assert [x["value"] for x in theirs["points"][:4]] == [x["value"] for x in st.view(1)["table"]["score"][1]
+                                                          ["points"][:4]]
+    assert any(line.startswith("score so far, player 2: 0 + ? (1: 0 · 2: 0 · 3: 0 · 4: 0 · 5: ?)")
+               for line in table_lines(st.view(0)["table"], 0))
+    three = load_game("games/three_wishes.wish").new_state(3, seed=1).view(0)["table"]["score"]
+    assert all(row["points"][0]["value"] is None for row in three)
+    assert "score so far, player 1 (you): ?" in table_lines(
+        load_game("games/three_wishes.wish").new_state(3, seed=1).view(0)["table"], 0)
+
+
+@pytest.mark.parametrize("path, variant, players", GAMES, ids=lambda x: str(x))
+def test_a_score_step_another_player_reads_is_the_same_for_all_who_read_it(path, variant, players):
+    for st in states(path, variant, players, games=3):
+        scores = [st.view(v)["table"].get("score") for v in range(players)]
+        if scores[0] is None:
+            continue
+        for p in range(players):
+            seen = [tuple(x["value"] for x in scores[v][p]["points"]) for v in range(players) if v != p]
+            assert all(s == seen[0] for s in seen)
+
+
+def test_wunschmaschine_shows_the_table_row_by_row_the_newest_first():
+    game = load_game("games/wunschmaschine.wish")
+    st = game.new_state(3, seed=5)
+    st.apply('wish for "Heart"')
+    for p in list(st.to_move):
+        st.apply("wait", p)
+    table = st.view(1)["table"]
+    zone = table["shared"]["zones"][1]
+    assert zone["zone"] == "table" and zone["rows_of"] == 4 and len(zone["cards"]) == 8
+    lines = [line for line in table_lines(table, 1) if line.startswith("  table, row")]
+    newest = ", ".join(c["name"] for c in zone["cards"][:4])
+    assert lines == [f"  table, row 2 (newest): {newest}",
+                     "  table, row 1: " + ", ".join(c["name"] for c in zone["cards"][4:])]
