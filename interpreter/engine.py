@@ -206,6 +206,13 @@ class State(Machine):
         """The state changed: remembered function results no longer hold."""
         self.version += 1
 
+    def restore(self, other: "State") -> None:
+        """Become `other`, a clone of this game taken earlier (a person's `undo`)."""
+        self.step_limit = self.call_depth = self.memo_version = 0
+        self.version += 1
+        self.memo = {}
+        clone_data(other, self)
+
     def clone(self) -> "State":
         st = State.__new__(State)
         st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask

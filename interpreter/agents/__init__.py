@@ -121,6 +121,25 @@ def split_specs(text: Optional[str]) -> list:
     return specs
 
 
+class Undo(Exception):
+    """A person takes back their last decision (`undo`); `play` decides whether it may be taken back."""
+
+
+def undo_refusal(state, earlier, seat: int) -> Optional[str]:
+    """Why `seat` may not go back to `earlier` (the state before its last decision, with the number of actions
+    taken then), or None: going back is refused once something was revealed to that player since, a card they
+    saw or an announcement, since a decision taken again would use it."""
+    if earlier is None:
+        return "there is no earlier decision of yours to take back"
+    then = earlier[0]
+    bit = 1 << seat
+    if any(now & bit and not old & bit for now, old in zip(state.seen, then.seen)):
+        return "a card was shown to you since then"
+    if len(state.observations) > len(then.observations):
+        return "something was announced since then"
+    return None
+
+
 def ask(agent: Agent, state, seat: int) -> Action:
     """The agent's answer for `seat`: it gets the seat's view (and InfoSet), never the state."""
     view = state.view(seat) if agent.uses_view else None
@@ -141,6 +160,7 @@ def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional
     """
     taken = [] if taken is None else taken
     shown = 0
+    before: dict = {}  # seat → (the state before its last decision, how many actions were taken then)
     while True:
         if on_log is not None:
             for line in state.log_lines(None, shown):
@@ -149,7 +169,22 @@ def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional
         if state.is_over:
             return taken
         seat = state.to_move[0]
-        action = ask(agents[seat], state, seat)
+        agent = agents[seat]
+        try:
+            action = ask(agent, state, seat)
+        except Undo:
+            refused = undo_refusal(state, before.get(seat), seat)
+            if refused is None:
+                earlier, n = before.pop(seat)
+                state.restore(earlier)
+                del taken[n:]
+                shown = min(shown, len(state.log))
+                if after is not None:
+                    after(state, taken)
+            agent.undone(refused)
+            continue
+        if getattr(agent, "can_undo", False):
+            before[seat] = (state.clone(), len(taken))
         if labels:
             action.label  # built now, from the state it is offered in: `taken` keeps it
         state.apply(action)
@@ -159,7 +194,7 @@ def play(state, agents: list, on_log: Optional[Callable] = None, taken: Optional
 
 
 from .greedy import GreedyAgent  # noqa: E402
-from .human import HumanAgent, Quit  # noqa: E402
+from .human import HumanAgent, Quit  # noqa: E402  (human.py raises Undo, defined above)
 from .mcts import MctsAgent  # noqa: E402
 from .random import RandomAgent  # noqa: E402
 

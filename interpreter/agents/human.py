@@ -5,8 +5,9 @@ game's `@bookkeeping` ones), the zones (cards the seat cannot see as '?'), the a
 and the options, each with a number it keeps while it is offered and read with the game's display names. An
 answer is matched by `answers.pick`: a number, a label or display text or a unique beginning of one, or words
 that name one option only, with "did you mean" otherwise; `?` or `help` lists the options again; `quit` leaves
-(the command line then saves the game). Answers read from a file or pipe are echoed, so a transcript reads like
-a session. End of input, `quit` or Ctrl-C raises `Quit`.
+(the command line then saves the game); `undo` takes back the person's previous decision unless something was
+revealed to them since. Answers read from a file or pipe are echoed, so a transcript reads like a session. End of
+input, `quit` or Ctrl-C raises `Quit`.
 """
 from __future__ import annotations
 
@@ -15,14 +16,15 @@ import textwrap
 from typing import Optional, TextIO
 
 from ..engine import Action
-from . import Agent
+from . import Agent, Undo
 from .answers import Names, Numbers
 from .answers import pick as pick_answer
 from .table_text import WIDTH, table_lines
 
 MAX_ANNOUNCEMENTS = 12
 LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
-           "('area Dock', 'djinn Fire', 'item Heart').")
+           "('area Dock', 'djinn Fire', 'item Heart'). 'undo' takes back your previous decision; 'quit' saves "
+           "and leaves.")
 
 
 class Quit(Exception):
@@ -33,6 +35,7 @@ class HumanAgent(Agent):
     """Plays one seat from a text stream; `input`/`output` default to stdin/stdout at the time of use."""
 
     name = "human"
+    can_undo = True  # `play` keeps the state before each of its decisions, for `undo`
 
     def __init__(self, seat: int, seed: int = 0, input: Optional[TextIO] = None, output: Optional[TextIO] = None):
         super().__init__(seat, seed)
@@ -43,6 +46,7 @@ class HumanAgent(Agent):
         self.numbers = Numbers()
         self.hide: set = set()
         self.reference = None
+        self.resync = False
 
     def use_game(self, game, reference=None) -> "HumanAgent":
         """Show options with this game's display names, and leave out its `@bookkeeping` variables. With a
@@ -68,7 +72,9 @@ class HumanAgent(Agent):
 
     # ---------------------------------------------------------------- showing
     def show_log(self, lines: list) -> None:
-        """Print the lines of this seat's log not shown yet."""
+        """Print the lines of this seat's log not shown yet (after an undo: none of the earlier ones again)."""
+        if self.resync:
+            self.shown, self.resync = len(lines), False
         for line in lines[self.shown:]:
             for part in textwrap.wrap(line, WIDTH - 2, subsequent_indent="    ") or [""]:
                 self.say(f"  {part}")
@@ -138,10 +144,20 @@ class HumanAgent(Agent):
                 continue
             if answer.lower() == "quit" and not any(_norm(a.label) == "quit" for a in actions):
                 raise Quit()
+            if answer.lower() == "undo" and not any(_norm(a.label) == "undo" for a in actions):
+                raise Undo()
             choice, problem = pick_answer(answer, actions, numbers, texts)
             if choice is not None:
                 return choice
             self.say(problem)
+
+    def undone(self, refused: Optional[str]) -> None:
+        """What came of an `undo`: taken back (the game goes back to the person's previous decision), or why not."""
+        if refused is None:
+            self.say("Taken back: your previous decision is asked again.")
+            self.resync = True
+        else:
+            self.say(f"Cannot undo: {refused}.")
 
     def look_up(self, answer: str, labels: list) -> Optional[str]:
         """The text an answer asks to read (`rules TOPIC`, `card NAME`, `area NAME` …), or None when it is no
