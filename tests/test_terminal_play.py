@@ -21,13 +21,16 @@ import pytest
 ROOT = Path(__file__).parent.parent
 RUN = "import sys; from wishdsl.cli import main; sys.exit(main(sys.argv[1:]))"
 PROMPT = re.compile(rb"player (\d+)> $")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+RAW = ""  # the last game's output with its colours
 
 
 def play(args: list, answer, timeout: float = 300) -> str:
     """Run `wishdsl run ARGS` in a 100 × 40 pseudo-terminal; `answer(screen so far)` gives each answer."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
-    env = dict(os.environ, COLUMNS="100", LINES="40", WISHDSL_CACHE="0")
+    env = dict(os.environ, COLUMNS="100", LINES="40", WISHDSL_CACHE="0", TERM="xterm-256color")
+    env.pop("NO_COLOR", None)
     proc = subprocess.Popen([sys.executable, "-c", RUN, "run", *args], stdin=slave, stdout=slave, stderr=slave,
                             cwd=ROOT, env=env, start_new_session=True)
     os.close(slave)
@@ -48,7 +51,7 @@ def play(args: list, answer, timeout: float = 300) -> str:
                 break
             out += data
             if PROMPT.search(out[-40:]):
-                os.write(master, answer(out.decode("utf-8", "replace")).encode() + b"\n")
+                os.write(master, answer(ANSI.sub("", out.decode("utf-8", "replace"))).encode() + b"\n")
         else:
             pytest.fail("the game did not end in time:\n" + out.decode("utf-8", "replace")[-3000:])
     finally:
@@ -56,7 +59,9 @@ def play(args: list, answer, timeout: float = 300) -> str:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         os.close(master)
-    return out.decode("utf-8", "replace").replace("\r\n", "\n")
+    global RAW
+    RAW = out.decode("utf-8", "replace").replace("\r\n", "\n")
+    return ANSI.sub("", RAW)
 
 
 def first_option(text: str) -> str:
@@ -109,3 +114,6 @@ def test_wish_is_played_to_the_end_with_the_map_the_hand_and_the_score():
         destiny = [ln for ln in lines if ln.startswith("  destiny of player 2")]
         assert len(destiny) == 1 and re.fullmatch(r"  destiny of player 2 \[\d+\]: (\(empty\)|\? ×\d+|\?)", destiny[0])
     assert any(re.search(r"• [A-Z][^:]*: \w+ · cost .* · VP \d+", s) for s in shown)
+    # at a terminal the table is coloured (players, colour words and what they name: "Ruby" is red), and a line
+    # that changed since the person's last decision is bold
+    assert "\x1b[1;31mplayer 1 (you)" in RAW and "\x1b[31mRuby" in RAW and "\x1b[1m" in RAW

@@ -11,6 +11,7 @@ input, `quit` or Ctrl-C raises `Quit`.
 """
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from typing import Optional, TextIO
@@ -22,6 +23,9 @@ from .answers import pick as pick_answer
 from .table_text import WIDTH, table_lines
 
 MAX_ANNOUNCEMENTS = 12
+PLAYER_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
+COLOUR_WORDS = {"red": "red", "blue": "blue", "green": "green", "yellow": "yellow", "purple": "magenta",
+                "white": "bright_white", "black": "bright_black", "orange": "dark_orange", "pink": "pink1"}
 LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
            "('area Dock', 'djinn Fire', 'item Heart'). 'undo' takes back your previous decision; 'quit' saves "
            "and leaves.")
@@ -47,6 +51,8 @@ class HumanAgent(Agent):
         self.hide: set = set()
         self.reference = None
         self.resync = False
+        self.last_lines = None  # the table as shown at this person's last decision
+        self.colours = dict(COLOUR_WORDS)
 
     def use_game(self, game, reference=None) -> "HumanAgent":
         """Show options with this game's display names, and leave out its `@bookkeeping` variables. With a
@@ -54,6 +60,7 @@ class HumanAgent(Agent):
         rules, cards and components, and sees the cards of their own zones with their costs and texts."""
         self.reference = reference
         self.names = Names(game)
+        self.colours = colours_of(game)
         sym = getattr(game, "sym", None)
         self.hide = {name for name, (decl, _) in getattr(sym, "vars", {}).items()
                      if any(a.name == "bookkeeping" for a in getattr(decl, "annots", ()))}
@@ -87,8 +94,7 @@ class HumanAgent(Agent):
         self.show_log(view.get("log", []))
         if view.get("table"):
             describe = self.reference.summary if self.reference is not None else None
-            for line in table_lines(view["table"], me, describe):
-                self.say(line)
+            self.show_lines(table_lines(view["table"], me, describe))
             self.show_announcements(view)
             return
         shown = {k: v for k, v in (view.get("vars") or {}).items() if k not in self.hide}
@@ -107,6 +113,30 @@ class HumanAgent(Agent):
                     if line:
                         self.say(f"    • {c['name']}: {line}")
         self.show_announcements(view)
+
+    def show_lines(self, lines: list) -> None:
+        """The table's lines. At a terminal (unless NO_COLOR is set) they are coloured — players, colour words —
+        and a line that changed since this person's last decision is bold; elsewhere (a file, a pipe, a test)
+        they are plain text."""
+        before, self.last_lines = self.last_lines, set(lines)
+        if not _isatty(self.output):
+            for line in lines:
+                self.say(line)
+            return
+        from rich.console import Console
+        from rich.text import Text
+
+        console = Console(file=self.output, force_terminal=True, width=WIDTH, highlight=False, soft_wrap=True)
+        for line in lines:
+            text = Text(line)
+            for n, style in enumerate(PLAYER_STYLES, 1):
+                text.highlight_regex(rf"\bplayer {n}\b( \(you\))?", style)
+            for word, style in self.colours.items():
+                text.highlight_regex(rf"\b{re.escape(word)}\b", style)
+            if before is not None and line not in before and line.strip():
+                text.stylize("bold")
+            console.print(text)
+        self.output.flush()
 
     def show_announcements(self, view: dict) -> None:
         ann = view.get("announcements") or []
@@ -189,6 +219,21 @@ class HumanAgent(Agent):
         if not _isatty(self.input):
             self.output.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
+
+
+def colours_of(game) -> dict:
+    """Words to colour at the terminal: the colour words, and what an enum member named by a colour names in its
+    fields (Wish: the colour red's Crystal is the Ruby, so "Ruby" is red too)."""
+    out = dict(COLOUR_WORDS)
+    shown = getattr(game, "member_display", {})
+    for member, fields in getattr(game, "enum_data", {}).items():
+        style = COLOUR_WORDS.get(shown.get(member, member))
+        if style is None:
+            continue
+        for value in fields.values():
+            if isinstance(value, str) and value in shown and shown[value] not in out:
+                out[shown[value]] = style
+    return out
 
 
 def _isatty(stream) -> bool:
