@@ -8,6 +8,7 @@ import attrs
 
 from dsl import ast as A
 from dsl import types as T
+from dsl.check_table import secret_read
 from dsl.refs import RefKind, kind_of
 
 from .codegen import CodeGen
@@ -155,7 +156,6 @@ def pattern_text(ev: A.EventPattern) -> str:
 def score_seen(sym) -> tuple:
     """Who may see each `score` step of the scoring mid-game: "all" (it reads only what everyone sees), "own"
     (also the scored player's own secrets, such as a Destiny card) or "none" (cards not even their holder sees)."""
-    from dsl.check_table import secret_read
     out = []
     for step in sym.scoring.steps:
         if step.form == "score":

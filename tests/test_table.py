@@ -153,3 +153,19 @@ def test_wunschmaschine_shows_the_table_row_by_row_the_newest_first():
     newest = ", ".join(c["name"] for c in zone["cards"][:4])
     assert lines == [f"  table, row 2 (newest): {newest}",
                      "  table, row 1: " + ", ".join(c["name"] for c in zone["cards"][4:])]
+
+
+def test_with_a_table_the_log_shows_what_people_did_and_log_prints_the_rest():
+    """The table shows what moved and changed; the screen's log keeps the decisions and what was said."""
+    game = load_game("games/wunschmaschine.wish")
+    st = game.new_state(3, seed=2)
+    st.apply('wish for "Heart"')
+    out = io.StringIO()
+    HumanAgent(1, input=io.StringIO("log\nwait\n"), output=out).use_game(game).act(st.view(1), st.legal_actions(1))
+    text = out.getvalue()
+    screen, printed = text.split("player 2> log", 1)
+    assert "Announcement: Yes" in screen or "Announcement: No" in screen
+    assert "move from deck to table" not in screen and "more lines: cards moved and values changed" in screen
+    assert "move from deck to table" in printed  # 'log' prints every line since the last decision
+    kinds = st.view(1)["log_kinds"]
+    assert len(kinds) == len(st.view(1)["log"]) and "move" in kinds and "choice" in kinds

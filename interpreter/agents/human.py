@@ -23,12 +23,13 @@ from .answers import pick as pick_answer
 from .table_text import WIDTH, table_lines
 
 MAX_ANNOUNCEMENTS = 12
+QUIET_KINDS = {"move", "var", "shuffle", "turn"}  # log lines a declared table shows as its state
 PLAYER_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 COLOUR_WORDS = {"red": "red", "blue": "blue", "green": "green", "yellow": "yellow", "purple": "magenta",
                 "white": "bright_white", "black": "bright_black", "orange": "dark_orange", "pink": "pink1"}
 LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
-           "('area Dock', 'djinn Fire', 'item Heart'). 'undo' takes back your previous decision; 'quit' saves "
-           "and leaves.")
+           "('area Dock', 'djinn Fire', 'item Heart'); 'log' prints everything since your last decision. 'undo' "
+           "takes back your previous decision; 'quit' saves and leaves.")
 
 
 class Quit(Exception):
@@ -52,6 +53,7 @@ class HumanAgent(Agent):
         self.reference = None
         self.resync = False
         self.last_lines = None  # the table as shown at this person's last decision
+        self.recent: list = []  # the log lines since this person's last decision
         self.colours = dict(COLOUR_WORDS)
 
     def use_game(self, game, reference=None) -> "HumanAgent":
@@ -78,21 +80,33 @@ class HumanAgent(Agent):
         print(text, file=self.output, flush=True)
 
     # ---------------------------------------------------------------- showing
-    def show_log(self, lines: list) -> None:
-        """Print the lines of this seat's log not shown yet (after an undo: none of the earlier ones again)."""
+    def show_log(self, lines: list, kinds: Optional[list] = None) -> None:
+        """Print the lines of this seat's log not shown yet (after an undo: none of the earlier ones again). With
+        `kinds`, the moves of cards and changes of values are left out (the table shows them) and counted; the
+        `log` answer prints them."""
         if self.resync:
             self.shown, self.resync = len(lines), False
-        for line in lines[self.shown:]:
+        new = lines[self.shown:]
+        self.recent = new
+        left_out = 0
+        for i, line in enumerate(new):
+            if kinds is not None and kinds[self.shown + i] in QUIET_KINDS:
+                left_out += 1
+                continue
             for part in textwrap.wrap(line, WIDTH - 2, subsequent_indent="    ") or [""]:
                 self.say(f"  {part}")
+        if left_out:
+            self.say(f"  ({left_out} more line{'s' if left_out > 1 else ''}: cards moved and values changed, as "
+                     "the table shows; 'log' prints them)")
         self.shown = max(self.shown, len(lines))
 
     def show(self, view: dict) -> None:
         me = view["player"]
         self.say()
         self.say(f"── {view['game']} — you are player {me + 1} ──")
-        self.show_log(view.get("log", []))
-        if view.get("table"):
+        table = view.get("table")
+        self.show_log(view.get("log", []), view.get("log_kinds") if table else None)
+        if table:
             describe = self.reference.summary if self.reference is not None else None
             self.show_lines(table_lines(view["table"], me, describe))
             self.show_announcements(view)
@@ -167,6 +181,10 @@ class HumanAgent(Agent):
                 self.show_options(prompt, actions, numbers, texts)
                 if self.reference is not None:
                     self.say(LOOKUPS)
+                continue
+            if answer.lower() == "log" and not any(_norm(a.label).startswith("log") for a in actions):
+                for line in self.recent or ["(nothing happened since your last decision)"]:
+                    self.say(f"  {line}")
                 continue
             looked = self.look_up(answer, labels)
             if looked is not None:
