@@ -136,3 +136,10 @@ def test_a_person_answers_with_the_words_of_an_actions_phrase():
     human = HumanAgent(state.to_move[0], input=io.StringIO("frostflake celebration\n"), output=out).use_game(game)
     assert human.act(state.view(state.to_move[0]), options).label == 'ice_dibs "Celebration", column_3'
     assert "Ice Dibs: a Frostflake on Celebration (column 3)" in out.getvalue()
+
+
+def test_the_log_a_person_reads_uses_the_games_display_names():
+    out = io.StringIO()
+    human = HumanAgent(0, output=out).use_game(WM)
+    human.show_log(["player 3: guess palm_tree", "player 2: wait"])
+    assert out.getvalue() == "  player 3: guess Palm tree\n  player 2: wait\n"

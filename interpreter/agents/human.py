@@ -93,7 +93,7 @@ class HumanAgent(Agent):
             if kinds is not None and kinds[self.shown + i] in QUIET_KINDS:
                 left_out += 1
                 continue
-            for part in textwrap.wrap(line, WIDTH - 2, subsequent_indent="    ") or [""]:
+            for part in textwrap.wrap(self.names.text(line), WIDTH - 2, subsequent_indent="    ") or [""]:
                 self.say(f"  {part}")
         if left_out:
             self.say(f"  ({left_out} more line{'s' if left_out > 1 else ''}: cards moved and values changed, as "
