@@ -366,12 +366,21 @@ def d_invariant(en: EnglishBase, i: A.Invariant) -> str:
 def d_showitem(en: EnglishBase, item: A.ShowItem) -> str:
     if item.zone:
         rows = f" in rows of {en.expr(item.rows)}, the newest first" if item.rows is not None else ""
-        return f"the cards of {en.expr(item.expr)}{rows}, as each player sees them"
-    return f"{item.label}: {en.expr(item.expr)}"
+        marks = "".join(", " + d_zonemark(en, m) for m in item.marks)
+        return f"the cards of {en.expr(item.expr)}{rows}, as each player sees them{marks}"
+    return f"{item.label}: {en.expr(item.expr)}" if item.label else en.expr(item.expr)
+
+
+def d_zonemark(en: EnglishBase, m: A.ZoneMark) -> str:
+    return f"marked “{m.label}” if among {en.expr(m.cards)}"
 
 
 def d_tablepart(en: EnglishBase, part: A.TablePart) -> str:
-    items = "; ".join(d_showitem(en, i) for i in part.items) or "nothing"
+    shown = []
+    for item in part.items:
+        with en.scope(item):  # each item's own short names: `w` may be an Area in one and a Wish in another
+            shown.append(d_showitem(en, item))
+    items = "; ".join(shown) or "nothing"
     if part.form == "board":
         ty = part.cells.ty.element() if part.cells.ty is not None else None
         if ty is not None and ty.kind in ("list", "set"):
@@ -400,5 +409,6 @@ RENDER: dict = {
     A.Abilities: d_abilities, A.Setup: d_setup, A.Play: d_play, A.ScoreStep: d_scorestep,
     A.Scoring: d_scoring, A.Variant: d_variant, A.Remove: d_remove, A.Extends: d_extends,
     A.Invariant: d_invariant, A.ShowItem: d_showitem, A.TablePart: d_tablepart, A.Table: d_table,
+    A.ZoneMark: d_zonemark,
     A.Program: d_program,
 }

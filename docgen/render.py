@@ -330,8 +330,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["end"] = steps_data(explain_end(en, sym, decls))
     ctx["table"] = None
     if sym.table is not None:
-        with en.scope(sym.table):
-            ctx["table"] = [{"doc": p.doc, "text": en.describe(p)} for p in sym.table.parts]
+        ctx["table"] = [{"doc": p.doc, "text": en.describe(p)} for p in sym.table.parts]
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["terms"] = [term_data(en, marks, f) for f, _, _ in sym.functions.values()]

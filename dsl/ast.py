@@ -621,6 +621,15 @@ class Invariant(Decl):
 
 
 @attrs.define(eq=False, repr=False)
+class ZoneMark(Node):
+    """`marked "label" CARDS` after `zone …`: the label on each card of the zone that is among CARDS (a token on
+    a card: Wish's Frostflakes on the Offer), shown on the cards the looking player knows."""
+
+    label: str
+    cards: Expr
+
+
+@attrs.define(eq=False, repr=False)
 class ShowItem(Node):
     """One thing a table shows: `"label" EXPR` (a value), or `zone EXPR [by N]` (a zone's cards, as the viewer sees
     them, in rows of N)."""
@@ -629,6 +638,7 @@ class ShowItem(Node):
     expr: Expr
     zone: bool = False
     rows: Optional[Expr] = None  # `zone EXPR by N`: the cards in rows of N, the top row first
+    marks: list = attrs.Factory(list)  # ZoneMark
 
 
 @attrs.define(eq=False, repr=False)

@@ -73,6 +73,14 @@ class TableChecks:
             if where is not None:
                 self.error(where, f"a table shows the same to everyone who looks: the row size reads "
                                   f"{what_is_secret(where, self.sym)}")
+        for mark in item.marks:
+            mt = self.expr(mark.cards, sc)
+            if mt is not None and mt.kind != "any" and not holds_cards(mt):
+                self.error(mark.cards, f"'marked' needs the cards to mark (a list of cards), found {mt}")
+            where = Secrets(self.sym, None, cards_in_variables=True).read(mark.cards, frozenset())
+            if where is not None:
+                self.error(where, f"a table shows the same to everyone who looks: \"{mark.label}\" reads "
+                                  f"{what_is_secret(where, self.sym)}")
         t = self.expr(item.expr, sc)
         if t is None or t.kind == "any":
             return  # its error is reported already
@@ -96,8 +104,9 @@ def secret_read(e, sym, owner_var: Optional[str] = None):
 class Secrets:
     """Reads expressions for what not every player sees (see `secret_read`)."""
 
-    def __init__(self, sym, owner_var: Optional[str]):
+    def __init__(self, sym, owner_var: Optional[str], cards_in_variables: bool = False):
         self.sym, self.owner_var = sym, owner_var
+        self.cards_in_variables = cards_in_variables  # a mark: which cards a variable holds, not what they are
         self.functions: dict = {}  # name → its first secret node (or None), once followed
 
     def owned(self, e) -> bool:
@@ -119,15 +128,20 @@ class Secrets:
         if kind_of(e) in (RefKind.PARAM, RefKind.PPARAM) and not self.param_ok(e):
             return e
         ty = getattr(e, "ty", None)
+        if isinstance(e, A.FieldOf) and holds_cards(getattr(e.obj, "ty", None)) and self.cards_in_variables \
+                and not (isinstance(e.obj, A.Name) and e.obj.name in public) and kind_of(e) is not RefKind.CBUILTIN:
+            return e  # a mark may tell which cards, never what a card not everyone sees shows
         if holds_cards(ty):
             if isinstance(e, A.Name) and kind_of(e) is RefKind.LOCAL:
-                return None if e.name in public else e
+                return None if e.name in public or self.cards_in_variables else e
+            if kind_of(e) in (RefKind.VAR, RefKind.PVAR, RefKind.KVAR) and self.cards_in_variables:
+                return None  # a mark shows only on the cards the looking player knows
             if kind_of(e) in (RefKind.VAR, RefKind.PVAR, RefKind.KVAR, RefKind.SELF):
                 return e  # a variable's cards are shown by name only to those who know them
         if isinstance(e, A.Call) and kind_of(e) is RefKind.FUNC:
             if e.name not in self.functions:
                 self.functions[e.name] = None  # a function that calls itself: its other reads decide
-                inner = Secrets(sym, None)
+                inner = Secrets(sym, None, self.cards_in_variables)
                 inner.functions = self.functions
                 self.functions[e.name] = inner.read(sym.functions[e.name][0].body, frozenset())
             if self.functions[e.name] is not None:

@@ -66,10 +66,16 @@ def shown(st, env: dict, items: list, viewer: int) -> dict:
             slot = zone[1]
         else:
             slot = st.pzone_slot(zone[1], fn(st, env))
+        cards = st.zones[slot]
         entry = {"zone": st.lay.slot_names[slot], "owner": st.lay.slot_owner[slot],
-                 "cards": [views.card_view(st, c, viewer) for c in st.zones[slot]]}
+                 "cards": [views.card_view(st, c, viewer) for c in cards]}
         if zone[2] is not None:
             entry["rows_of"] = zone[2](st, env)
+        for label, fn in zone[3]:
+            marked = set(fn(st, env))
+            for c, shown_card in zip(cards, entry["cards"]):
+                if c in marked and not shown_card.get("hidden"):  # only on a card the viewer knows
+                    shown_card.setdefault("marks", []).append(label)
         zones.append(entry)
     return {"items": values, "zones": zones}
 

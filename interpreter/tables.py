@@ -223,28 +223,30 @@ class Builder:
         g.zone_limits = {name: fn(f) for name, f in g.zone_limits.items()}
         if g.presentation is not None:
             g.presentation = [(form, var, fn(cells) if cells else None,
-                               [(label, ty, fn(f) if f else None,
-                                 zone if zone is None or zone[2] is None else (*zone[:2], fn(zone[2])))
+                               [(label, ty, fn(f) if f else None, zone if zone is None else (
+                                   zone[0], zone[1], fn(zone[2]) if zone[2] else None,
+                                   tuple((mark, fn(m)) for mark, m in zone[3])))
                                 for label, ty, f, zone in items], doc)
                               for form, var, cells, items, doc in g.presentation]
 
     def presentation(self, t: A.Table) -> list:
         """The game's `table`: (form, variable, cells, items, doc) per part; an item is (label, type, value, None)
-        or (None, None, None, zone) with zone ("zone", slot, rows) or ("pzone", index, rows) — the player's
-        function in the value's place — and rows the function of `by N`, or None."""
+        or (None, None, None, zone) with zone ("zone", slot, rows, marks) or ("pzone", index, rows, marks) — the
+        player's function in the value's place — rows the function of `by N` or None, marks (label, function)."""
         root = self.gen.root
         parts = []
         for part in t.parts:
             items = []
             for item in part.items:
                 rows = root(item.rows) if item.rows is not None else None
+                marks = tuple((m.label, root(m.cards)) for m in item.marks)
                 if not item.zone:
                     items.append((item.label, item.expr.ty, root(item.expr), None))
                 elif kind_of(item.expr) is RefKind.ZONE:
-                    items.append((None, None, None, ("zone", self.g.zone_base[item.expr.name], rows)))
+                    items.append((None, None, None, ("zone", self.g.zone_base[item.expr.name], rows, marks)))
                 else:
                     items.append((None, None, root(item.expr.obj),
-                                  ("pzone", self.g.pzone_index[item.expr.name], rows)))
+                                  ("pzone", self.g.pzone_index[item.expr.name], rows, marks)))
             parts.append((part.form, part.var, root(part.cells) if part.cells is not None else None, items,
                           part.doc))
         return parts

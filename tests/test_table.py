@@ -51,7 +51,9 @@ def test_every_zone_of_the_table_is_the_zone_of_the_view(path, variant, players)
             view = st.view(p)
             by_name = {z["zone"]: z for z in view["zones"]}
             for z in zones_of(view["table"]):
-                assert z["cards"] == by_name[z["zone"]]["cards"], (path, z["zone"])
+                plain = [{k: v for k, v in c.items() if k != "marks"} for c in z["cards"]]
+                assert plain == by_name[z["zone"]]["cards"], (path, z["zone"])
+                assert not any(c.get("marks") and c.get("hidden") for c in z["cards"])  # marks on known cards
                 checked += 1
     assert checked > 50
 
@@ -169,3 +171,18 @@ def test_with_a_table_the_log_shows_what_people_did_and_log_prints_the_rest():
     assert "move from deck to table" in printed  # 'log' prints every line since the last decision
     kinds = st.view(1)["log_kinds"]
     assert len(kinds) == len(st.view(1)["log"]) and "move" in kinds and "choice" in kinds
+
+
+def test_a_mark_shows_on_the_cards_of_a_zone_everyone_sees():
+    """Wish: `zone offer marked "Frostflake" …` — the Water Djinn's Frostflakes on the Offer, for every viewer."""
+    st = load_game("games/wish.wish").new_state(2, seed=3)
+    while not any(c.get("marks") for c in st.view(1)["table"]["shared"]["zones"][0]["cards"]):
+        options = st.legal_actions(st.to_move[0])
+        wanted = [a for a in options if "water" in a.label or a.label.startswith("ice_dibs")]
+        st.apply(wanted[0] if wanted else options[-1])
+    for viewer in (0, 1):
+        offer = st.view(viewer)["table"]["shared"]["zones"][0]
+        marked = [c["name"] for c in offer["cards"] if c.get("marks") == ["Frostflake"]]
+        assert marked and all(any(st.card_name(w) == name for p in range(2)
+                                  for w in st.pvars[p][st.game.pvar_index["frostflakes"]]) for name in marked)
+        assert any(f"{marked[0]} [Frostflake]" in line for line in table_lines(st.view(viewer)["table"], viewer))

@@ -108,7 +108,7 @@ def cards_text(cards: list) -> str:
         if hidden:
             parts.append("?" if hidden == 1 else f"? ×{hidden}")
             hidden = 0
-        parts.append(c["name"])
+        parts.append(c["name"] + "".join(f" [{m}]" for m in c.get("marks", ())))
     if hidden:
         parts.append("?" if hidden == 1 else f"? ×{hidden}")
     return ", ".join(parts)
