@@ -20,7 +20,7 @@ from ..engine import Action
 from . import Agent, Undo
 from .answers import Names, Numbers
 from .answers import pick as pick_answer
-from .table_text import WIDTH, table_lines
+from .table_text import WIDTH, cards_text, table_lines
 
 MAX_ANNOUNCEMENTS = 12
 QUIET_KINDS = {"move", "var", "shuffle", "turn"}  # log lines a declared table shows as its state
@@ -120,7 +120,7 @@ class HumanAgent(Agent):
                 you = " (you)" if p == me else ""
                 self.say(f"player {p + 1}{you}: " + _pairs(pv))
         for z in view.get("zones", []):
-            self.say(f"{z['zone']} [{len(z['cards'])}]: {_cards(z['cards'])}")
+            self.say(f"{z['zone']} [{len(z['cards'])}]: {cards_text(z['cards'], facing=True)}")
             if z.get("owner") == me and self.reference is not None:
                 for c in z["cards"]:
                     line = None if c.get("hidden") else self.reference.summary(c["name"])
@@ -280,25 +280,3 @@ def _plain(v) -> str:
     if isinstance(v, bool):
         return "yes" if v else "no"
     return str(v)
-
-
-def _cards(cards: list) -> str:
-    """Visible card names; runs of hidden cards as '?' or '? ×N'."""
-    if not cards:
-        return "(empty)"
-    parts, hidden = [], 0
-    for c in cards:
-        if c.get("hidden"):
-            hidden += 1
-            continue
-        if hidden:
-            parts.append(_hidden(hidden))
-            hidden = 0
-        parts.append(c["name"] + ("" if c.get("face_up", True) else " (face down)"))
-    if hidden:
-        parts.append(_hidden(hidden))
-    return ", ".join(parts)
-
-
-def _hidden(k: int) -> str:
-    return "?" if k == 1 else f"? ×{k}"

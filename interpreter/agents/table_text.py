@@ -96,8 +96,9 @@ def zone_lines(zones: list, me: int, describe: Optional[Callable], width: int) -
     return out
 
 
-def cards_text(cards: list) -> str:
-    """Visible card names; runs of hidden cards as '?' or '? ×N'."""
+def cards_text(cards: list, facing: bool = False) -> str:
+    """Visible card names (with their marks, and with `facing` "(face down)" for a known card lying face down);
+    runs of hidden cards as '?' or '? ×N'."""
     if not cards:
         return "(empty)"
     parts, hidden = [], 0
@@ -108,7 +109,8 @@ def cards_text(cards: list) -> str:
         if hidden:
             parts.append("?" if hidden == 1 else f"? ×{hidden}")
             hidden = 0
-        parts.append(c["name"] + "".join(f" [{m}]" for m in c.get("marks", ())))
+        parts.append(c["name"] + "".join(f" [{m}]" for m in c.get("marks", ()))
+                     + (" (face down)" if facing and not c.get("face_up", True) else ""))
     if hidden:
         parts.append("?" if hidden == 1 else f"? ×{hidden}")
     return ", ".join(parts)
