@@ -143,7 +143,7 @@ class EnglishBase:
             return name
         return "the " + humanize(name)
 
-    def param_name(self, name: str, ty=None) -> str:
+    def param_name(self, name: str) -> str:
         """A parameter in a list of parameters: "the Wish", "the player", "the column", "N"."""
         if self.names and name in self.names:
             return self.names[name].the
@@ -283,9 +283,7 @@ class EnglishBase:
         parts = []
         for cl in gen.clauses:
             var_ty = cl.source.ty.element() if cl.source.ty is not None else None
-            noun = self.local(cl.var, var_ty)
-            src = self.expr(cl.source)
-            part = f"for each {re.sub(r'^(the|that) ', '', noun)} in {src}"
+            part = f"for each {self.bare(cl.var, var_ty)} in {self.expr(cl.source)}"
             if cl.cond is not None:
                 part += " where " + self.expr(cl.cond)
             parts.append(part)
@@ -390,16 +388,6 @@ class EnglishBase:
         if not args:
             return phrase
         return f"{phrase} ({', '.join(args)})" if len(args) > 1 else f"{phrase} {args[0]}"
-
-    def amount(self, e) -> str:
-        """An amount moved by `transfer`: a number, a bag, `bag(x, n)`."""
-        if isinstance(e, A.Call) and e.name == "bag" and len(e.args) == 2:
-            n = self.expr(e.args[1])
-            x = self.expr(e.args[0])
-            if re.match(r"(the|that) ", x):
-                return x if n == "1" else f"{n} of {x}"
-            return f"1 {x}" if n == "1" else f"{n} × {x}"
-        return self.expr(e)
 
     def var_noun(self, target) -> tuple:
         """(owner phrase or None, humanized variable name) of an assignment target."""

@@ -69,7 +69,7 @@ def _same(a, b) -> bool:
 def s_transfer(en: EnglishBase, st: A.Transfer) -> Step:
     if _same(st.amount, st.source):
         return Step(sentence(f"move everything in {en.expr(st.source)} to {en.expr(st.dest)}"))
-    return Step(sentence(f"move {en.amount(st.amount)} from {en.expr(st.source)} to {en.expr(st.dest)}"))
+    return Step(sentence(f"move {en.expr(st.amount)} from {en.expr(st.source)} to {en.expr(st.dest)}"))
 
 
 def s_exprstmt(en: EnglishBase, st: A.ExprStmt) -> Step:

@@ -686,20 +686,27 @@ def field_names(cls) -> tuple:
 _FIELDS: dict = {}
 
 
+def children(node: Node) -> list:
+    """The nodes directly under `node`, in field order (in lists, and in tuples inside lists), never an extended
+    file's Program."""
+    out = []
+    for name in field_names(type(node)):
+        value = getattr(node, name)
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(item, tuple):
+                out.extend(x for x in item if isinstance(x, Node))
+            elif isinstance(item, Node) and not isinstance(item, Program):
+                out.append(item)
+    return out
+
+
 def walk(root: Node):
     """Every node under `root` (itself included) with its depth, without recursion."""
     todo = [(root, 1)]
     while todo:
         node, depth = todo.pop()
         yield node, depth
-        for name in field_names(type(node)):
-            value = getattr(node, name)
-            items = value if isinstance(value, (list, tuple)) else (value,)
-            for item in items:
-                if isinstance(item, tuple):
-                    todo.extend((x, depth + 1) for x in item if isinstance(x, Node))
-                elif isinstance(item, Node) and not isinstance(item, Program):  # not into an extended file
-                    todo.append((item, depth + 1))
+        todo.extend((child, depth + 1) for child in children(node))
 
 
 def deepest(root: Node):

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
-
 from . import ast as A
 from . import types as T
+from .types import holds_cards
 from .refs import RefKind, kind_of
 from .scope import Scope
 
@@ -160,7 +159,7 @@ class Secrets:
                     if bad is not None:
                         return bad
             return self.read(e.elem, frozenset(inside))
-        for child in children(e):
+        for child in A.children(e):
             bad = self.read(child, public)
             if bad is not None:
                 return bad
@@ -180,23 +179,6 @@ class Secrets:
                     if zone is not None and not self.zone_ok(zone, e):
                         return False
         return True
-
-
-def holds_cards(ty) -> bool:
-    if ty is None:
-        return False
-    t = ty.plain()
-    return t.kind == "card" or (t.kind in ("list", "set") and t.elem is not None and t.elem.plain().kind == "card")
-
-
-def children(node) -> list:
-    out = []
-    for f in attrs.fields(type(node)):
-        v = getattr(node, f.name)
-        for x in (v if isinstance(v, (list, tuple)) else [v]):
-            if isinstance(x, A.Node):
-                out.append(x)
-    return out
 
 
 def what_is_secret(e, sym) -> str:

@@ -55,6 +55,11 @@ NONE = Type("none", optional=True)
 ANY = Type("any")
 
 
+def holds_cards(t: Optional[Type]) -> bool:
+    """Is a value of this type a card, or a list or set holding cards (names some players may not know)?"""
+    return t is not None and (t.kind == "card" or (t.kind in ("list", "set") and holds_cards(t.elem)))
+
+
 def enum(name: str) -> Type:
     return Type("enum", name)
 

@@ -10,7 +10,7 @@ from dsl.errors import IllegalAction, WishError, WishRuntimeError, did_you_mean
 
 from . import checks, presentation, views
 from .frames import Frame, FrameKind
-from .log import render
+from .log import KIND_NAMES, render
 from .scoring import outcome, summary
 from .machine import Machine
 from .state import Rng, clone_data, data_to_json
@@ -401,6 +401,7 @@ class State(Machine):
         """Everything `player` may know now (views.view), and what the game's `table` shows them
         (presentation.present)."""
         v = views.view(self, player)
+        v["log_kinds"] = [KIND_NAMES[e[0]] for e in self.log]  # a table shows what moves and changes
         if self.game.presentation:
             v["table"] = presentation.present(self, player)
         return v

@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from typing import Optional
 
+from dsl.types import holds_cards as has_card_refs  # a value of this type is written with card references
+
 from . import views
 
 
@@ -30,6 +32,9 @@ class Entry(enum.IntEnum):
     SAY = 11  # values of a `log` statement, its point (no card references)
 
 
+KIND_NAMES = tuple(kind.name.lower() for kind in Entry)  # "move", "var" …: a view names each line's kind
+
+
 SHUFFLED = "{} is shuffled"  # the line of a shuffle (agents use `state.shuffles`, not this line)
 LOGGED_KINDS = ("int", "bag", "player", "enum")  # changes of these are logged unless the var is @quiet
 
@@ -38,12 +43,6 @@ def logged(v, ty) -> bool:
     """Are the changes of variable `v` (a declaration, of type `ty`) written in the log?"""
     names = {a.name for a in v.annots}
     return "logged" in names or ("quiet" not in names and ty.kind in LOGGED_KINDS and not ty.optional)
-
-
-def has_card_refs(ty) -> bool:
-    """Would a value of this type be written with card references (names known only to some)?"""
-    return ty is not None and (ty.kind == "card" or (ty.kind in ("list", "set") and ty.elem is not None
-                                                      and ty.elem.kind == "card"))
 
 
 # ---------------------------------------------------------------- writing

@@ -27,6 +27,7 @@ class VarInfo:
     key_name: Optional[str] = None  # keyed variables: the binder of the key in the initial value
     key_type: Optional[T.Type] = None
     keys: Optional[tuple] = None  # the enum members it is keyed by; None when keyed by player
+    bookkeeping: bool = False  # `@bookkeeping`: kept by the engine, not tracked by players (not shown to a person)
 
     def key_values(self, st) -> tuple:
         return self.keys if self.keys is not None else st.seats
@@ -130,10 +131,6 @@ class Layout:
     slot_limit: list
     pzone_base: int
     active: dict
-
-
-def _holds_cards(t) -> bool:
-    return t is not None and (t.kind == "card" or _holds_cards(t.elem))
 
 
 def event_key(ev: A.EventPattern) -> tuple:
@@ -316,7 +313,8 @@ class Builder:
     def var(self, v: A.Var) -> VarInfo:
         g = self.g
         ty = self.sym.vars[v.name][1]
-        info = VarInfo(v.name, ty, self.gen.root(v.init), None, logged(v, ty))
+        info = VarInfo(v.name, ty, self.gen.root(v.init), None, logged(v, ty),
+                       bookkeeping=any(a.name == "bookkeeping" for a in v.annots))
         if v.minimum is not None:
             self.value(v.minimum, lambda m: setattr(info, "minimum", m))
         if v.keyed_by is not None:
@@ -357,7 +355,7 @@ class Builder:
         code = self.gen.block(A.Block(rest, span=a.body.span), FrameKind.ACTION, f"action {a.name}")
         return ActionDef(a.name, names, types, domains, [(root(c), m) for c, m in guards],
                          [(lv, root(c), m) for lv, c, m in requires], code, a.span, enum,
-                         any(_holds_cards(t) for t in types), a.reads)
+                         any(T.holds_cards(t) for t in types), a.reads)
 
     def triggers_and_abilities(self) -> None:
         g, sym = self.g, self.sym

@@ -194,16 +194,10 @@ def view(st, player: int) -> dict:
         "decision": decision,
         "announcements": [st.render(v, ty) for v, ty in announcements(st)],
         "log": st.log_lines(player),
-        "log_kinds": [LOG_KINDS[e[0]] for e in st.log],
         "over": st.over,
         "scores": st.scores() if st.over else None,
         "winners": st.winners() if st.over else None,
     }
-
-
-LOG_KINDS = ("text", "parts", "move", "peek", "reveal", "turn", "swap", "shuffle", "var", "choice", "action", "say")
-"""The kind of each log line, by its `log.Entry` number (a view names them: a table shows what moves and
-changes, so a person's screen may leave those lines out)."""
 
 
 def _plain(st, value, ty, player):

@@ -19,6 +19,8 @@ import difflib
 import re
 from typing import Optional
 
+from ..views import display_text
+
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
@@ -31,22 +33,17 @@ def words(text: str) -> list:
 
 
 class Names:
-    """The display names of one game's enum members (`palm_tree` → "Palm tree"), to show options in."""
+    """One game's display names (`palm_tree` → "Palm tree"), to show options and log lines in; without a game,
+    names with spaces for underscores."""
 
     def __init__(self, game=None):
-        self.display: dict = {}
-        sym = getattr(game, "sym", None)
-        for enum in getattr(sym, "enums", {}).values():
-            for m in enum.members:
-                if m.display:
-                    self.display[m.name] = m.display
+        self.game = game
 
     def text(self, label: str) -> str:
         """A label with its member names read by their display names and the rest of its words spaced."""
-        def one(m: re.Match) -> str:
-            w = m.group(0)
-            return self.display.get(w, w.replace("_", " "))
-        return re.sub(r"(?<![\w\"])[a-z][a-z0-9_]*(?![\w\"])", one, label)
+        if self.game is None:
+            return re.sub(r"(?<![\w\"])[a-z][a-z0-9_]*(?![\w\"])", lambda m: m.group(0).replace("_", " "), label)
+        return display_text(self.game, label)
 
 
 class Numbers:

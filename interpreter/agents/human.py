@@ -28,8 +28,8 @@ PLAYER_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold mag
 COLOUR_WORDS = {"red": "red", "blue": "blue", "green": "green", "yellow": "yellow", "purple": "magenta",
                 "white": "bright_white", "black": "bright_black", "orange": "dark_orange", "pink": "pink1"}
 LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
-           "('area Dock', 'djinn Fire', 'item Heart'); 'log' prints everything since your last decision. 'undo' "
-           "takes back your previous decision; 'quit' saves and leaves.")
+           "({examples}); 'log' prints everything since your last decision. 'undo' takes back your previous "
+           "decision; 'quit' saves and leaves.")
 
 
 class Quit(Exception):
@@ -63,9 +63,7 @@ class HumanAgent(Agent):
         self.reference = reference
         self.names = Names(game)
         self.colours = colours_of(game)
-        sym = getattr(game, "sym", None)
-        self.hide = {name for name, (decl, _) in getattr(sym, "vars", {}).items()
-                     if any(a.name == "bookkeeping" for a in getattr(decl, "annots", ()))}
+        self.hide = {v.name for v in (*game.gvars, *game.pvars, *game.kvars) if v.bookkeeping}
         return self
 
     @property
@@ -180,7 +178,10 @@ class HumanAgent(Agent):
             if answer.lower() in ("?", "help"):
                 self.show_options(prompt, actions, numbers, texts)
                 if self.reference is not None:
-                    self.say(LOOKUPS)
+                    kinds = [(k, m) for k, m in self.reference.enums.items() if m and " " not in k][-3:]
+                    text = LOOKUPS.format(examples=", ".join(f"'{k.lower()} {m[0]}'" for k, m in kinds))
+                    for line in textwrap.wrap(text, WIDTH):
+                        self.say(line)
                 continue
             if answer.lower() == "log" and not any(_norm(a.label).startswith("log") for a in actions):
                 for line in self.recent or ["(nothing happened since your last decision)"]:
