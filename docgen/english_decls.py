@@ -366,6 +366,8 @@ def d_invariant(en: EnglishBase, i: A.Invariant) -> str:
 def d_showitem(en: EnglishBase, item: A.ShowItem) -> str:
     if item.zone:
         rows = f" in rows of {en.expr(item.rows)}, the newest first" if item.rows is not None else ""
+        if item.beside is not None:
+            rows += f", each beside its item of {en.expr(item.beside)} (the first beside the first row laid)"
         marks = "".join(", " + d_zonemark(en, m) for m in item.marks)
         return f"the cards of {en.expr(item.expr)}{rows}, as each player sees them{marks}"
     return f"{item.label}: {en.expr(item.expr)}" if item.label else en.expr(item.expr)

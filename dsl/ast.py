@@ -631,14 +631,15 @@ class ZoneMark(Node):
 
 @attrs.define(eq=False, repr=False)
 class ShowItem(Node):
-    """One thing a table shows: `"label" EXPR` (a value), or `zone EXPR [by N]` (a zone's cards, as the viewer sees
-    them, in rows of N)."""
+    """One thing a table shows: `"label" EXPR` (a value), or `zone EXPR [by N [beside LIST]]` (a zone's cards, as
+    the viewer sees them, in rows of N, each row with the item of LIST for it)."""
 
     label: Optional[str]
     expr: Expr
     zone: bool = False
     rows: Optional[Expr] = None  # `zone EXPR by N`: the cards in rows of N, the top row first
     marks: list = attrs.Factory(list)  # ZoneMark
+    beside: Optional[Expr] = None  # `… by N beside LIST`: LIST's first item beside the first row laid, and so on
 
 
 @attrs.define(eq=False, repr=False)

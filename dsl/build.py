@@ -271,8 +271,8 @@ class ToAst(Transformer):
     def show_value(self, meta, label, expr):
         return A.ShowItem(_unquote(label), expr, span=self._span(meta))
 
-    def show_zone(self, meta, expr, rows=None, *marks):
-        return A.ShowItem(None, expr, zone=True, rows=rows, marks=list(marks), span=self._span(meta))
+    def show_zone(self, meta, expr, rows=None, beside=None, *marks):
+        return A.ShowItem(None, expr, zone=True, rows=rows, marks=list(marks), beside=beside, span=self._span(meta))
 
     def zone_mark(self, meta, label, cards):
         return A.ZoneMark(_unquote(label), cards, span=self._span(meta))

@@ -72,6 +72,15 @@ class TableChecks:
             if where is not None:
                 self.error(where, f"a table shows the same to everyone who looks: the row size reads "
                                   f"{what_is_secret(where, self.sym)}")
+        if item.beside is not None:
+            bt = self.expr(item.beside, sc)
+            if bt is not None and bt.kind not in ("any", "list"):
+                self.error(item.beside, f"'beside' needs a list (its first item beside the first row laid), "
+                                        f"found {bt}", "e.g. zone table by 4 beside answers")
+            where = secret_read(item.beside, self.sym)
+            if where is not None:
+                self.error(where, f"a table shows the same to everyone who looks: what is beside the rows reads "
+                                  f"{what_is_secret(where, self.sym)}")
         for mark in item.marks:
             mt = self.expr(mark.cards, sc)
             if mt is not None and mt.kind != "any" and not holds_cards(mt):

@@ -206,8 +206,8 @@ def _hint_for(err) -> Optional[str]:
         return "write 'else if'"
     if tok.type == "NAME" and str(tok) in ("def", "fn", "func"):
         return "declare a 'procedure' (effects) or a 'function' (a value)"
-    if "NAME" in exp and len(exp) <= 3 and tok.type not in ("NAME", "$END") and str(tok).isidentifier():
-        return f"'{tok}' is a keyword of the language and cannot be used as a name"
+    if "NAME" in exp and tok.type not in ("NAME", "$END") and str(tok).isidentifier():
+        return f"'{tok}' is a keyword of the language and cannot be used as a name here"
     if "RBRACE" in exp and tok.type in _DECL_STARTS:
         return "the block before this line may be missing its '}'"
     return None

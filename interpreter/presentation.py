@@ -71,6 +71,9 @@ def shown(st, env: dict, items: list, viewer: int) -> dict:
                  "cards": [views.card_view(st, c, viewer) for c in cards]}
         if zone[2] is not None:
             entry["rows_of"] = zone[2](st, env)
+        if zone[4] is not None:
+            fn, elem = zone[4]
+            entry["beside"] = [views.render(st, x, elem, viewer) for x in fn(st, env)]
         for label, fn in zone[3]:
             marked = set(fn(st, env))
             for c, shown_card in zip(cards, entry["cards"]):

@@ -222,14 +222,16 @@ class Builder:
             g.presentation = [(form, var, fn(cells) if cells else None,
                                [(label, ty, fn(f) if f else None, zone if zone is None else (
                                    zone[0], zone[1], fn(zone[2]) if zone[2] else None,
-                                   tuple((mark, fn(m)) for mark, m in zone[3])))
+                                   tuple((mark, fn(m)) for mark, m in zone[3]),
+                                   (fn(zone[4][0]), zone[4][1]) if zone[4] else None))
                                 for label, ty, f, zone in items], doc)
                               for form, var, cells, items, doc in g.presentation]
 
     def presentation(self, t: A.Table) -> list:
         """The game's `table`: (form, variable, cells, items, doc) per part; an item is (label, type, value, None)
-        or (None, None, None, zone) with zone ("zone", slot, rows, marks) or ("pzone", index, rows, marks) — the
-        player's function in the value's place — rows the function of `by N` or None, marks (label, function)."""
+        or (None, None, None, zone) with zone ("zone", slot, rows, marks, beside) or ("pzone", index, rows, marks,
+        beside) — the player's function in the value's place — rows the function of `by N` or None, marks
+        (label, function), beside (the function of `beside LIST`, its element type) or None."""
         root = self.gen.root
         parts = []
         for part in t.parts:
@@ -237,13 +239,17 @@ class Builder:
             for item in part.items:
                 rows = root(item.rows) if item.rows is not None else None
                 marks = tuple((m.label, root(m.cards)) for m in item.marks)
+                beside = None
+                if item.beside is not None:
+                    ty = item.beside.ty
+                    beside = (root(item.beside), ty.element() if ty is not None and ty.kind == "list" else None)
                 if not item.zone:
                     items.append((item.label, item.expr.ty, root(item.expr), None))
                 elif kind_of(item.expr) is RefKind.ZONE:
-                    items.append((None, None, None, ("zone", self.g.zone_base[item.expr.name], rows, marks)))
+                    items.append((None, None, None, ("zone", self.g.zone_base[item.expr.name], rows, marks, beside)))
                 else:
                     items.append((None, None, root(item.expr.obj),
-                                  ("pzone", self.g.pzone_index[item.expr.name], rows, marks)))
+                                  ("pzone", self.g.pzone_index[item.expr.name], rows, marks, beside)))
             parts.append((part.form, part.var, root(part.cells) if part.cells is not None else None, items,
                           part.doc))
         return parts

@@ -146,5 +146,5 @@ def test_human_never_sees_the_wish():
     out = io.StringIO()
     HumanAgent(1, input=io.StringIO("1\n"), output=out).act(view, state.legal_actions(1))
     text = out.getvalue()
-    assert "wish [1]: ?\n" in text and "player 1 looks at 33 cards" in text
+    assert "· wish: ?\n" in text and "player 1 looks at 33 cards" in text
     assert wish not in text

@@ -94,7 +94,7 @@ def test_run_human_plays_then_eof_abandons(capsys, monkeypatch, tmp_path):
     assert "There is no option 9." in out and "'foo' is not an option." in out
     assert out.count("Slap the wish card?") >= 3
     assert "player 1 looks at 33 cards" in out and "player 1: wish for card " in out
-    assert "wish [1]: ?\n" in out
+    assert "· wish: ?\n" in out  # the wished-for card stays hidden from the Agents
 
 
 def test_run_human_sees_only_its_log(capsys, monkeypatch):

@@ -9,7 +9,7 @@ from docgen.lookup import Reference
 from docgen.render import render_sheet
 from interpreter import load_game
 from interpreter.agents import HumanAgent
-from interpreter.agents.table_text import table_lines
+from interpreter.agents.table_text import score_breakdown, table_lines
 
 GAMES = [("games/wish.wish", None, 2), ("games/wish.wish", None, 4), ("games/three_wishes.wish", None, 3),
          ("games/three_wishes.wish", "Match", 4), ("games/wunschmaschine.wish", None, 3),
@@ -84,7 +84,9 @@ def test_the_wish_board_shows_the_map_as_on_the_rulebook():
     assert ruins["Monument Badge"] == "Magic Tower"
     lines = table_lines(table, 0, Reference("games/wish.wish").summary)
     assert max(len(line) for line in lines) <= 100
-    assert any(line.startswith("SANDHILLS") and "FOREST" in line for line in lines)
+    assert lines[0] == "─ SANDHILLS ────────────┼─ OASIS ────────────────┼─ RUINS ────────────────┼─ FOREST"
+    assert lines[1].startswith(" people: 2 purple       │ people: 2 green        │ people: 2 blue ")
+    assert lines[2].startswith(" Caravan                │ Monument Badge:")  # what fits beside it shares a line
 
 
 def test_three_wishes_shows_your_own_cards_as_unknown():
@@ -93,8 +95,8 @@ def test_three_wishes_shows_your_own_cards_as_unknown():
     mine = table["panels"][0]["players"][0]["zones"][0]
     assert mine["zone"] == "hand of player 1" and mine["cards"] == [{"hidden": True}] * 3
     lines = table_lines(table, 0)
-    assert "  hand of player 1 [3]: ? ×3" in lines
-    assert any("box [6]" in line for line in lines) and "turns this round 1" in lines[0]
+    assert lines[0] == "player 1 (you): turns this round 1 · score ? · hand: ? ×3"
+    assert any(line.startswith("centre: ? ×2 · aside: ? · box: ") for line in lines)  # the box is open
 
 
 def test_the_person_sees_the_table_and_the_sheet_describes_it():
@@ -103,8 +105,8 @@ def test_the_person_sees_the_table_and_the_sheet_describes_it():
     out = io.StringIO()
     HumanAgent(0, input=io.StringIO("heart\n"), output=out).use_game(game).act(st.view(0), st.legal_actions(0))
     text = out.getvalue()
-    assert "player 1 (you): the Wish Machine · wish coins 0" in text
-    assert "wish coins in the supply 20 · rows laid this round 0" in text
+    assert "player 1 (you): the Wish Machine · wish coins 0 · score 0" in text
+    assert "wish coins in the supply 20 · rows laid this round 0 · wish: (empty)" in text
     assert "supply 20, machine" not in text  # no dump of raw variables when the game declares its table
     md = render_sheet("games/wunschmaschine.wish", None, "md")
     assert "## What the table shows" in md
@@ -123,12 +125,14 @@ def test_the_score_so_far_shows_only_what_the_looking_player_may_see():
     assert theirs["points"][4]["value"] is None and not theirs["complete"]
     assert [x["value"] for x in theirs["points"][:4]] == [x["value"] for x in st.view(1)["table"]["score"][1]
                                                           ["points"][:4]]
-    assert any(line.startswith("score so far, player 2: 0 + ? (1: 0 · 2: 0 · 3: 0 · 4: 0 · 5: ?)")
-               for line in table_lines(st.view(0)["table"], 0))
+    lines = table_lines(st.view(0)["table"], 0)
+    panel = " ".join(lines[next(i for i, line in enumerate(lines) if line.startswith("player 2: ")):])
+    assert "· score 0 + ? ·" in panel and "destiny: ?" in panel
+    assert "player 2: 0 + ?" in score_breakdown(st.view(0)["table"], 0)
+    assert "    5. Destiny: ?" in score_breakdown(st.view(0)["table"], 0)
     three = load_game("games/three_wishes.wish").new_state(3, seed=1).view(0)["table"]["score"]
     assert all(row["points"][0]["value"] is None for row in three)
-    assert "score so far, player 1 (you): ?" in table_lines(
-        load_game("games/three_wishes.wish").new_state(3, seed=1).view(0)["table"], 0)
+    assert "score ? ·" in table_lines(load_game("games/three_wishes.wish").new_state(3, seed=1).view(0)["table"], 0)[0]
 
 
 @pytest.mark.parametrize("path, variant, players", GAMES, ids=lambda x: str(x))
@@ -153,8 +157,10 @@ def test_wunschmaschine_shows_the_table_row_by_row_the_newest_first():
     assert zone["zone"] == "table" and zone["rows_of"] == 4 and len(zone["cards"]) == 8
     lines = [line for line in table_lines(table, 1) if line.startswith("  table, row")]
     newest = ", ".join(c["name"] for c in zone["cards"][:4])
-    assert lines == [f"  table, row 2 (newest): {newest}",
-                     "  table, row 1: " + ", ".join(c["name"] for c in zone["cards"][4:])]
+    said = st.view(1)["announcements"]  # each row with what the Machine announced for it, the first row's first
+    assert zone["beside"] == said and len(said) == 2
+    assert lines == [f"  table, row 2 (newest): {newest} — {said[1]}",
+                     "  table, row 1: " + ", ".join(c["name"] for c in zone["cards"][4:]) + f" — {said[0]}"]
 
 
 def test_with_a_table_the_log_shows_what_people_did_and_log_prints_the_rest():

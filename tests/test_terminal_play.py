@@ -86,16 +86,38 @@ def test_wunschmaschine_is_played_to_the_end_at_the_terminal():
     assert shown and all("wish coins in the supply" in s for s in shown)
     assert any("player 1 (you): the Wish Machine" in s for s in shown)
     assert any(re.search(r"table, row \d", s) for s in shown)
-    assert all("score so far, player 1 (you):" in s for s in shown)
+    assert all(re.search(r"^player 1 \(you\): .*· score \d+", s, re.M) for s in shown)
+    # each row laid this round with what the Machine announced for it
+    assert any(re.search(r"^  table, row 1: .* — (Yes|No)$", s, re.M) for s in shown)
+    assert all(fits(s) for s in shown)
+
+
+def paragraph(screen: str, start: str) -> str:
+    """The paragraph of a screen that begins with `start` (its wrapped lines joined)."""
+    lines = screen.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith(start))
+    j = i + 1
+    while j < len(lines) and lines[j].startswith("    ") and not lines[j].startswith("    •"):
+        j += 1
+    return " ".join(" ".join(lines[i:j]).split())
+
+
+def fits(screen: str) -> bool:
+    """A screen (its heading to the answer typed at its prompt) fits the 100 × 40 terminal."""
+    lines = screen.splitlines()
+    prompt = max(i for i, line in enumerate(lines) if re.match(r"player \d+> ", line))
+    lines = lines[:prompt + 1]
+    return len(lines) <= 40 and max(len(line) for line in lines) <= 100
 
 
 def test_three_wishes_is_played_to_the_end_and_your_own_cards_stay_unknown():
     text = play(["games/three_wishes.wish", "--players", "4", "--human", "1", "--seed", "6"], first_option)
     assert "Result:" in text
     shown = screens(text)
-    assert len(shown) > 3 and "  hand of player 1 [3]: ? ×3" in shown[0]  # you never look at your own cards
-    assert all("  aside [1]: ?" in s for s in shown)  # the card set aside is seen by nobody
-    assert all("score so far, player 1 (you): ?" in s for s in shown)
+    # you never look at your own cards, nor at your own score
+    assert len(shown) > 3 and "player 1 (you): turns this round 1 · score ? · hand: ? ×3" in shown[0]
+    assert all("· aside: ? ·" in s for s in shown)  # the card set aside is seen by nobody
+    assert all(fits(s) for s in shown)
 
 
 def test_wish_is_played_to_the_end_with_the_map_the_hand_and_the_score():
@@ -104,15 +126,15 @@ def test_wish_is_played_to_the_end_with_the_map_the_hand_and_the_score():
     shown = [s for s in screens(text) if "SANDHILLS" in s]
     assert len(shown) > 5
     for s in shown:
+        assert fits(s)
         lines = s.splitlines()
-        assert max(len(line) for line in lines) <= 100
-        assert any(line.startswith("SANDHILLS") and "FOREST" in line for line in lines)
-        assert any(line.startswith("score so far, player 1 (you):") for line in lines)
+        assert any(line.startswith("─ SANDHILLS ─") and line.endswith("┼─ FOREST") for line in lines)
+        mine, theirs = paragraph(s, "player 1 (you): "), paragraph(s, "player 2: ")
+        assert re.search(r"· score \d+ ·", mine)
         # the other player's Destiny is secret until the end (their hand holds cards everyone saw drawn from
         # the Offer, so it may show names; in-process tests check every view against the knowledge rules)
-        assert any(line.startswith("  hand of player 2 [") for line in lines)
-        destiny = [ln for ln in lines if ln.startswith("  destiny of player 2")]
-        assert len(destiny) == 1 and re.fullmatch(r"  destiny of player 2 \[\d+\]: (\(empty\)|\? ×\d+|\?)", destiny[0])
+        assert "· hand: " in theirs
+        assert re.search(r"· destiny: (\(empty\)|\? ×\d+|\?)( ·|$)", theirs), theirs
     assert any(re.search(r"• [A-Z][^:]*: \w+ · cost .* · VP \d+", s) for s in shown)
     # at a terminal the table is coloured (players, colour words and what they name: "Ruby" is red), and a line
     # that changed since the person's last decision is bold

@@ -1,8 +1,9 @@
 """HumanAgent: a person at the terminal. It shows what its seat sees and reads a choice.
 
-On each turn it prints the log lines that are new for its seat, the public and per-player variables (not the
-game's `@bookkeeping` ones), the zones (cards the seat cannot see as '?'), the announcements, then the prompt
-and the options, each with a number it keeps while it is offered and read with the game's display names. An
+Before each decision it prints a screen (screen.py), fitted to the terminal: what happened since its seat's last
+decision, the table the game declares (table_text.py; a game without one: its variables but the `@bookkeeping`
+ones, its zones with the cards the seat cannot see as '?', the announcements), then the prompt and the options,
+each with a number it keeps while it is offered and read with the game's display names. An
 answer is matched by `answers.pick`: a number, a label or display text or a unique beginning of one, or words
 that name one option only, with "did you mean" otherwise; `?` or `help` lists the options again; `quit` leaves
 (the command line then saves the game); `undo` takes back the person's previous decision unless something was
@@ -11,6 +12,7 @@ input, `quit` or Ctrl-C raises `Quit`.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 import textwrap
@@ -20,16 +22,18 @@ from ..engine import Action
 from . import Agent, Undo
 from .answers import Names, Numbers
 from .answers import pick as pick_answer
-from .table_text import WIDTH, cards_text, table_lines
+from .screen import Detail, fit, log_section, options_section
+from .table_text import WIDTH, cards_text, score_breakdown, table_lines
 
 MAX_ANNOUNCEMENTS = 12
+HEIGHT = 40  # lines of a screen written to a file or a pipe
 QUIET_KINDS = {"move", "var", "shuffle", "turn"}  # log lines a declared table shows as its state
 PLAYER_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 COLOUR_WORDS = {"red": "red", "blue": "blue", "green": "green", "yellow": "yellow", "purple": "magenta",
                 "white": "bright_white", "black": "bright_black", "orange": "dark_orange", "pink": "pink1"}
 LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
-           "({examples}); 'log' prints everything since your last decision. 'undo' takes back your previous "
-           "decision; 'quit' saves and leaves.")
+           "({examples}); 'log' prints everything since your last decision, 'score' the score so far step by "
+           "step. 'undo' takes back your previous decision; 'quit' saves and leaves.")
 
 
 class Quit(Exception):
@@ -54,6 +58,8 @@ class HumanAgent(Agent):
         self.resync = False
         self.last_lines = None  # the table as shown at this person's last decision
         self.recent: list = []  # the log lines since this person's last decision
+        self.quiet: list = []  # which of them the table shows (cards moved, values changed)
+        self.table_now: list = []  # the table's lines on the screen being drawn
         self.colours = dict(COLOUR_WORDS)
 
     def use_game(self, game, reference=None) -> "HumanAgent":
@@ -78,59 +84,76 @@ class HumanAgent(Agent):
         print(text, file=self.output, flush=True)
 
     # ---------------------------------------------------------------- showing
-    def show_log(self, lines: list, kinds: Optional[list] = None) -> None:
-        """Print the lines of this seat's log not shown yet (after an undo: none of the earlier ones again). With
-        `kinds`, the moves of cards and changes of values are left out (the table shows them) and counted; the
-        `log` answer prints them."""
+    def show_log(self, lines: list) -> None:
+        """Print the lines of this seat's log not shown yet (the end of a game: the last moves)."""
+        for line in self.take_log(lines):
+            for part in textwrap.wrap(line, WIDTH - 2, subsequent_indent="    ") or [""]:
+                self.say(f"  {part}")
+
+    def take_log(self, lines: list, kinds: Optional[list] = None) -> list:
+        """The lines of this seat's log since its last decision (after an undo: none of the earlier ones again),
+        with the game's display names; kept for 'log'. With `kinds`, `self.quiet` marks the lines the table
+        shows (cards moved, values changed)."""
         if self.resync:
             self.shown, self.resync = len(lines), False
-        new = lines[self.shown:]
-        self.recent = new
-        left_out = 0
-        for i, line in enumerate(new):
-            if kinds is not None and kinds[self.shown + i] in QUIET_KINDS:
-                left_out += 1
-                continue
-            for part in textwrap.wrap(self.names.text(line), WIDTH - 2, subsequent_indent="    ") or [""]:
-                self.say(f"  {part}")
-        if left_out:
-            self.say(f"  ({left_out} more line{'s' if left_out > 1 else ''}: cards moved and values changed, as "
-                     "the table shows; 'log' prints them)")
+        start = self.shown
+        self.recent = [self.names.text(line) for line in lines[start:]]
+        self.quiet = [kinds is not None and kinds[i] in QUIET_KINDS for i in range(start, len(lines))]
         self.shown = max(self.shown, len(lines))
+        return self.recent
 
-    def show(self, view: dict) -> None:
+    def screen(self, view: dict, prompt: str, numbers: list, texts: list, detail: Detail, width: int) -> list:
+        """The lines of the screen before a decision, at the given detail (see screen.py)."""
         me = view["player"]
-        self.say()
-        self.say(f"── {view['game']} — you are player {me + 1} ──")
+        out = [f"── {view['game']} — you are player {me + 1} ──"]
+        out.extend(log_section(self.recent, self.quiet, detail.log, width))
         table = view.get("table")
-        self.show_log(view.get("log", []), view.get("log_kinds") if table else None)
         if table:
             describe = self.reference.summary if self.reference is not None else None
-            self.show_lines(table_lines(view["table"], me, describe))
-            self.show_announcements(view)
-            return
+            self.table_now = table_lines(table, me, describe, width, detail.cards, detail.empty)
+            out.extend(self.table_now)
+        else:
+            self.table_now = self.raw_lines(view, me)
+            out.extend(self.table_now)
+            out.extend(announcement_lines(view, width))
+        out.extend(options_section(prompt, numbers, texts, detail.grouped, width, detail.columns))
+        return out
+
+    def raw_lines(self, view: dict, me: int) -> list:
+        """A game that declares no table: its variables (not the `@bookkeeping` ones) and zones as they are."""
+        out = []
         shown = {k: v for k, v in (view.get("vars") or {}).items() if k not in self.hide}
         if shown:
-            self.say("Game: " + _pairs(shown))
+            out.append("Game: " + _pairs(shown))
         for p, pv in enumerate(view.get("player_vars", [])):
             pv = {k: v for k, v in pv.items() if k not in self.hide}
             if pv:
-                you = " (you)" if p == me else ""
-                self.say(f"player {p + 1}{you}: " + _pairs(pv))
+                out.append(f"player {p + 1}{' (you)' if p == me else ''}: " + _pairs(pv))
         for z in view.get("zones", []):
-            self.say(f"{z['zone']} [{len(z['cards'])}]: {cards_text(z['cards'], facing=True)}")
+            out.append(f"{z['zone']} [{len(z['cards'])}]: {cards_text(z['cards'], facing=True)}")
             if z.get("owner") == me and self.reference is not None:
                 for c in z["cards"]:
                     line = None if c.get("hidden") else self.reference.summary(c["name"])
                     if line:
-                        self.say(f"    • {c['name']}: {line}")
-        self.show_announcements(view)
+                        out.append(f"    • {c['name']}: {line}")
+        return out
+
+    def size(self) -> tuple:
+        """(columns, lines) to draw in: the terminal's (at most WIDTH columns), or WIDTH × HEIGHT when the
+        output is a file or a pipe, so that a transcript is the same everywhere."""
+        if _isatty(self.output):
+            try:
+                cols, lines = os.get_terminal_size(self.output.fileno())
+                return min(WIDTH, max(40, cols)), max(10, lines)
+            except (OSError, ValueError):
+                pass
+        return WIDTH, HEIGHT
 
     def show_lines(self, lines: list) -> None:
-        """The table's lines. At a terminal (unless NO_COLOR is set) they are coloured — players, colour words —
-        and a line that changed since this person's last decision is bold; elsewhere (a file, a pipe, a test)
-        they are plain text."""
-        before, self.last_lines = self.last_lines, set(lines)
+        """The screen's lines. At a terminal (unless NO_COLOR is set) they are coloured — players, colour words —
+        and a line of the table that changed since this person's last decision is bold; elsewhere (a file, a
+        pipe, a test) they are plain text."""
+        before, self.last_lines = self.last_lines, set(self.table_now)
         if not _isatty(self.output):
             for line in lines:
                 self.say(line)
@@ -145,34 +168,29 @@ class HumanAgent(Agent):
                 text.highlight_regex(rf"\bplayer {n}\b( \(you\))?", style)
             for word, style in self.colours.items():
                 text.highlight_regex(rf"\b{re.escape(word)}\b", style)
-            if before is not None and line not in before and line.strip():
+            if before is not None and line in self.last_lines and line not in before and line.strip():
                 text.stylize("bold")
             console.print(text)
         self.output.flush()
 
-    def show_announcements(self, view: dict) -> None:
-        ann = view.get("announcements") or []
-        if ann:
-            more = f"… ({len(ann) - MAX_ANNOUNCEMENTS} earlier), " if len(ann) > MAX_ANNOUNCEMENTS else ""
-            self.say("Announcements: " + more + ", ".join(map(str, ann[-MAX_ANNOUNCEMENTS:])))
-
     def show_options(self, prompt: str, actions: list, numbers: list, texts: list) -> None:
-        self.say(prompt)
-        width = len(str(max(numbers)))
-        for n, text in sorted(zip(numbers, texts)):
-            self.say(f"  {n:>{width}}) {text}")
+        for line in options_section(prompt, numbers, texts):
+            self.say(line)
 
     # ---------------------------------------------------------------- choosing
     def act(self, view: dict, actions: list) -> Action:
         if not actions:
             raise ValueError(f"{self!r} was asked to act with no legal actions")
-        self.show(view)
         decision = view.get("decision") or {}
         prompt = decision.get("prompt") or "Your choice"
         labels = [a.label for a in actions]
         numbers = self.numbers.assign(labels)
         texts = actions.texts() if hasattr(actions, "texts") else [self.names.text(label) for label in labels]
-        self.show_options(prompt, actions, numbers, texts)
+        table = view.get("table")
+        self.take_log(view.get("log", []), view.get("log_kinds") if table else None)
+        width, height = self.size()
+        self.say()
+        self.show_lines(fit(lambda d: self.screen(view, prompt, numbers, texts, d, width), height - 1))
         while True:
             answer = self.read(f"player {self.seat + 1}> ")
             if answer.lower() in ("?", "help"):
@@ -182,6 +200,10 @@ class HumanAgent(Agent):
                     text = LOOKUPS.format(examples=", ".join(f"'{k.lower()} {m[0]}'" for k, m in kinds))
                     for line in textwrap.wrap(text, WIDTH):
                         self.say(line)
+                continue
+            if answer.lower() == "score" and table and not any(_norm(a.label).startswith("score") for a in actions):
+                for line in score_breakdown(table, view["player"]):
+                    self.say(line)
                 continue
             if answer.lower() == "log" and not any(_norm(a.label).startswith("log") for a in actions):
                 for line in self.recent or ["(nothing happened since your last decision)"]:
@@ -238,6 +260,15 @@ class HumanAgent(Agent):
         if not _isatty(self.input):
             self.output.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
+
+
+def announcement_lines(view: dict, width: int) -> list:
+    """The values announced so far, the newest last (a game without a table; a table shows its own)."""
+    ann = view.get("announcements") or []
+    if not ann:
+        return []
+    more = f"… ({len(ann) - MAX_ANNOUNCEMENTS} earlier), " if len(ann) > MAX_ANNOUNCEMENTS else ""
+    return textwrap.wrap("Announcements: " + more + ", ".join(map(str, ann[-MAX_ANNOUNCEMENTS:])), width)
 
 
 def colours_of(game) -> dict:
