@@ -8,6 +8,7 @@ from lark import Token, Transformer, v_args
 import attrs
 
 from . import ast as A
+from .limits import number_too_long, too_many_digits
 
 
 def _unquote(tok: str) -> str:
@@ -36,6 +37,14 @@ class ToAst(Transformer):
     def __init__(self, path: str):
         super().__init__()
         self.path = path
+        self.problems: list = []  # (span, message) of numbers too long, all reported after the tree is built
+
+    def _int(self, tok: Token) -> int:
+        digits = too_many_digits(str(tok))
+        if digits:
+            self.problems.append((self._tspan(tok), number_too_long(digits)))
+            return 0
+        return int(tok)
 
     def _span(self, meta) -> A.Span:
         if getattr(meta, "empty", True):
@@ -72,7 +81,7 @@ class ToAst(Transformer):
         return g
 
     def players_range(self, meta, lo, hi):
-        return ("players", (int(lo), int(hi)))
+        return ("players", (self._int(lo), self._int(hi)))
 
     def source_note(self, meta, text):
         return ("source", _unquote(text))
@@ -210,7 +219,7 @@ class ToAst(Transformer):
         return A.StaticMod(str(name), str(op), value, span=self._span(meta))
 
     def trigger(self, meta, name, pattern, cond, after, order, body):
-        return A.Trigger(pattern, cond, after is not None, int(order) if order is not None else 0, body,
+        return A.Trigger(pattern, cond, after is not None, self._int(order) if order is not None else 0, body,
                          str(name) if name is not None else None, span=self._span(meta))
 
     def after_action(self, meta):
@@ -438,7 +447,7 @@ class ToAst(Transformer):
         return A.Call(str(name), inner or [], span=self._span(meta))
 
     def int_lit(self, meta, tok):
-        return A.Literal(int(tok), span=self._span(meta))
+        return A.Literal(self._int(tok), span=self._span(meta))
 
     def str_lit(self, meta, tok):
         return A.Literal(_unquote(tok), span=self._span(meta))

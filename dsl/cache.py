@@ -4,6 +4,11 @@ Parsing is the slow part of loading a game (Lark's LALR parser in pure Python); 
 fast. A successful parse is stored as JSON under the user's cache directory and read back on the next load of
 the same text. The JSON is decoded into the attrs classes of `dsl.ast` only — never pickle, nothing from the
 file is executed. Set WISHDSL_CACHE=0 to turn the cache off; an unwritable directory simply means no cache.
+
+An entry is a header line — the format, its key (the grammar, the path and the source text hashed together)
+and the SHA-256 of the key and the body — then the body, the syntax tree as JSON. An entry that is not exactly
+that (junk, `[]`, a hand-edited or truncated body, another file's tree, JSON nested past Python's stack, a tree
+that is not a Program) is a miss: the file is parsed again and the entry written anew.
 """
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import attrs
 
 from . import ast as A
 
-FORMAT = "wishdsl-ast-1"
+FORMAT = "wishdsl-ast-2"
 _CLASSES = {c.__name__: c for c in vars(A).values() if isinstance(c, type) and attrs.has(c)}
 
 
@@ -61,15 +66,24 @@ def _decode(v):
     return v
 
 
+def _digest(key: str, body: str) -> str:
+    return hashlib.sha256(f"{FORMAT}\0{key}\0{body}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def load(key: str) -> Optional[A.Program]:
     d = cache_dir()
     if d is None:
         return None
     try:
-        data = json.loads((d / f"{key}.json").read_text(encoding="utf-8"))
-        return _decode(data)
-    except (OSError, ValueError, KeyError, TypeError):
+        head, _, body = (d / f"{key}.json").read_text(encoding="utf-8").partition("\n")
+        header = json.loads(head)
+        if not (isinstance(header, dict) and header.get("format") == FORMAT and header.get("key") == key
+                and header.get("digest") == _digest(key, body)):
+            return None
+        program = _decode(json.loads(body))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
+    return program if isinstance(program, A.Program) else None
 
 
 def store(key: str, program: A.Program) -> None:
@@ -78,8 +92,10 @@ def store(key: str, program: A.Program) -> None:
         return
     try:
         d.mkdir(parents=True, exist_ok=True)
+        body = json.dumps(_encode(program), separators=(",", ":"))
+        head = json.dumps({"format": FORMAT, "key": key, "digest": _digest(key, body)})
         tmp = d / f"{key}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(_encode(program), separators=(",", ":")), encoding="utf-8")
+        tmp.write_text(head + "\n" + body, encoding="utf-8")
         os.replace(tmp, d / f"{key}.json")
-    except OSError:
+    except (OSError, RecursionError):
         pass

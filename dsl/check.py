@@ -15,6 +15,7 @@ from .check_exprs import ExprChecks
 from .check_stmts import StmtChecks
 from .check_table import TableChecks
 from .errors import Diagnostic, WishCheckError, did_you_mean
+from .limits import MAX_CARDS
 from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
 
 
@@ -52,6 +53,7 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
     def __init__(self, decls: list, path: str):
         self.decls = decls
         self.path = path
+        self.card_total = 0  # card instances declared so far (MAX_CARDS)
         self.diags: list = []
         self.sym = Symbols()
 
@@ -310,8 +312,19 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
                 elif col == "count":
                     if not (isinstance(cell, A.Literal) and type(cell.value) is int and cell.value >= 0):
                         self.error(cell, "a card count is a whole number, 0 or more")
+                        continue
+                    before = self.card_total
+                    self.card_total += cell.value
+                    if before <= MAX_CARDS < self.card_total:
+                        self.error(cell, f"this brings the game to {self.card_total:,} cards; a game has at most "
+                                         f"{MAX_CARDS:,} (all card tables together)")
                 elif col in fields:
                     self.expect(cell, fields[col], Scope(pure=True), f"column '{col}'")
+            if "count" not in cd.columns:
+                self.card_total += 1
+                if self.card_total == MAX_CARDS + 1:
+                    self.error(row, f"this brings the game to {self.card_total:,} cards; a game has at most "
+                                    f"{MAX_CARDS:,} (all card tables together)")
 
     # ---------------------------------------------------------------- pass 2: bodies
     def check_bodies(self) -> None:

@@ -26,7 +26,7 @@ class Diagnostic:
             return head + (f"\n  hint: {self.hint}" if self.hint else "")
         sp = self.span
         out = [f"{sp.file}:{sp.line}:{sp.col}: {self.severity}: {self.message}"]
-        lines = source.splitlines() if source is not None else []
+        lines = source_lines(source) if source is not None else []
         if 0 < sp.line <= len(lines):
             text = printable(lines[sp.line - 1].replace("\t", " "))
             out.append(f"  {sp.line:>4} | {text}")
@@ -40,7 +40,13 @@ class Diagnostic:
         return "\n".join(out)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+def source_lines(source: str) -> list:
+    """The lines of a source as the parser counts them: split at "\n" only (a U+2028 or a form feed inside a
+    comment or a string does not start a line)."""
+    return [line.removesuffix("\r") for line in source.split("\n")]
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import ast as A
-from .errors import Diagnostic, WishCheckError, did_you_mean
+from .errors import Diagnostic, WishCheckError, WishError, did_you_mean
 from .linked import variant_names
 from .parser import parse_file
 
@@ -36,6 +36,24 @@ def project_root(folder: Path) -> Path:
         if any((f / m).exists() for m in MARKERS):
             return f
     return folder
+
+
+def named_game(document: str, name, hint: str) -> Path:
+    """The game file a document from someone else (a scenario, a save, a log) names, relative to the document's
+    own folder: a `.wish` file inside the document's folder tree or a folder the user allowed, as `extends` is
+    confined. Raises WishError saying why not (with `hint`: how to give the game instead); the file's text is
+    never read before that, so no line of a file that is not a game can appear in a message."""
+    if not isinstance(name, str) or not name.endswith(".wish"):
+        raise WishError(f"{document}: it names the game {str(name)[:80]!r}, which is not a .wish file; {hint}")
+    base = Path(document).resolve().parent
+    target = Path(os.path.normpath(base / name)).resolve()
+    roots = [project_root(base)] + ALLOWED
+    if not any(target == r or r in target.parents for r in roots):
+        raise WishError(f"{document}: the game it names, {name}, lies outside the folder tree of the document "
+                        f"({roots[0]}); {hint}, or allow its folder: wishdsl --allow DIR …")
+    if not target.is_file():
+        raise WishError(f"{document}: the game it names, {name}, is not there (no such file: {target}); {hint}")
+    return target
 
 
 def load_program(path: str, allow: Iterable[str] = ()) -> A.Program:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from . import ast as A
+from .limits import TooLarge, read_text
 from . import cache
 from .errors import Diagnostic, WishSyntaxError
 
@@ -284,12 +285,13 @@ def parse(text: str, path: str = "<string>") -> A.Program:
 
 
 # Characters that could rewrite a terminal (escape sequences, a lone carriage return) or hide code (bidi controls).
-_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
+_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)")
 MAX_UNSAFE_REPORTED = 5
 
 
 def _too_large(path: str, size: str) -> None:
-    message = f"{path}: the file is too large ({size}; the limit is {MAX_SOURCE:,}, Wish has about 70,000)"
+    message = (f"{path}: the file is too large ({size}; the limit is {MAX_SOURCE:,} characters, Wish has about "
+               "70,000)")
     raise WishSyntaxError(message, [Diagnostic(None, message)])
 
 
@@ -325,21 +327,46 @@ def _parse(text: str, path: str) -> A.Program:
     from lark.exceptions import VisitError
 
     from .build import SyntaxProblem, ToAst
+    builder = ToAst(path)
     try:
-        prog = ToAst(path).transform(tree)
+        prog = builder.transform(tree)
     except VisitError as err:
         inner = err.orig_exc
         if isinstance(inner, SyntaxProblem):
             raise WishSyntaxError(inner.message, [Diagnostic(inner.span, inner.message)], {path: text}) from None
         if isinstance(inner, RecursionError):
-            raise _too_deep(A.Span(path, 1, 1, 1, 2), None, text) from None
+            raise _too_deep(_deepest(tree, path), None, text) from None
         raise inner from None
     except RecursionError:
-        raise _too_deep(A.Span(path, 1, 1, 1, 2), None, text) from None
+        raise _too_deep(_deepest(tree, path), None, text) from None
+    if builder.problems:
+        diags = [Diagnostic(span, message, "numbers this large have no place in a game's rules")
+                 for span, message in builder.problems]
+        raise WishSyntaxError(diags[0].message, diags, {path: text})
     depth, node = A.deepest(prog)
     if depth > MAX_DEPTH:
         raise _too_deep(node.span, depth, text)
     return prog
+
+
+def _deepest(tree, path: str) -> A.Span:
+    """Where the parse tree goes deepest (walked without recursion): the innermost construct of the nesting
+    that was too deep to turn into the syntax tree."""
+    from lark import Tree
+
+    best, best_depth = None, -1
+    todo = [(tree, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if not isinstance(node, Tree):
+            continue
+        if depth > best_depth and not node.meta.empty:
+            best, best_depth = node, depth
+        todo.extend((child, depth + 1) for child in node.children)
+    if best is None:
+        return A.Span(path, 1, 1, 1, 2)
+    m = best.meta
+    return A.Span(path, m.line, m.column, m.end_line, m.end_column)
 
 
 def _too_deep(span: A.Span, depth, text: str) -> WishSyntaxError:
@@ -352,13 +379,13 @@ def _too_deep(span: A.Span, depth, text: str) -> WishSyntaxError:
 def parse_file(path: str) -> A.Program:
     p = Path(path)
     try:
-        if p.is_file() and p.stat().st_size > MAX_SOURCE * 4:  # no UTF-8 text of MAX_SOURCE characters is larger
-            _too_large(path, f"{p.stat().st_size:,} bytes")
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, MAX_SOURCE * 4)  # no UTF-8 text of MAX_SOURCE characters is larger
+    except TooLarge as err:
+        _too_large(path, str(err))
     except FileNotFoundError:
         raise WishSyntaxError(f"{path}: no such file", [Diagnostic(None, f"{path}: no such file")]) from None
     except UnicodeDecodeError as err:
-        head = p.read_bytes()[:err.start]
+        head = err.object[:err.start]
         line = head.count(b"\n") + 1
         col = err.start - (head.rfind(b"\n") + 1) + 1
         d = Diagnostic(A.Span(str(path), line, col, line, col + 1), f"the file is not UTF-8 text ({err.reason})")

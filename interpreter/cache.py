@@ -24,6 +24,9 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from dsl.limits import read_text
+from dsl.parser import MAX_SOURCE
+
 from .frames import MODULE_NAME
 
 FORMAT = b"wishdsl-game-1\n"
@@ -168,4 +171,4 @@ def _split(data: bytes) -> tuple:
 
 def _digest(path: str) -> str:
     """The SHA-256 of a game file's text as the parser reads it (dsl.parser.parse_file)."""
-    return hashlib.sha256(Path(path).read_text(encoding="utf-8").encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(read_text(path, MAX_SOURCE * 4).encode("utf-8", "surrogatepass")).hexdigest()

@@ -324,7 +324,26 @@ class StmtGen:
             else:
                 new = f"{old} {s.op[0]} _v"
             out(f"_v = {new}")
+        self.bound(s, "_v")
         self.write_place(t, "_v", s)
+
+    def bound(self, s: A.Assign, value: str) -> None:
+        """A value that may grow (a number, a list, a text, a bag, computed rather than copied from a variable,
+        which holds only what passed here) is held to the game's limits before it is stored (dsl.limits)."""
+        t = s.target
+        kind = t.ty.plain().kind if t.ty is not None else None
+        ref = s.value.ref
+        copied = isinstance(s.value, A.Literal) or (
+            ref is not None and ref.kind in (RefKind.VAR, RefKind.PVAR, RefKind.KVAR))
+        if s.op == "=" and copied:
+            return
+        k = self.span(s)
+        if kind == "int":
+            self.out(f"if not -_MAXINT <= {value} <= _MAXINT: _oversize({value}, _S[{k}])")
+        elif kind in ("list", "text"):
+            self.out(f"if len({value}) > _MAXSIZE: _oversize({value}, _S[{k}])")
+        elif kind == "bag":
+            self.out(f"if {value} and max({value}) > _MAXINT: _oversize({value}, _S[{k}])")
 
     def read_place(self, t: A.Expr) -> str:
         """The text reading an assignable place (its player or key evaluated again, as it always was)."""

@@ -7,6 +7,7 @@ rule refers to is an index into the Game's tables.
 from __future__ import annotations
 
 from dsl.errors import WishError, WishRuntimeError
+from dsl.limits import MAX_INT, MAX_INT_DIGITS, MAX_SIZE
 
 from . import checks, log
 from .state import Decision
@@ -22,6 +23,23 @@ CHOSEN = "$chosen"  # the chosen card, in the environment of a choice's observat
 
 def fail(span, message):
     raise WishRuntimeError(message, span)
+
+
+def oversize(value, span):
+    """The error for a value stored by an assignment that is larger than a game's values may be (dsl.limits)."""
+    if isinstance(value, int):
+        exact = value.bit_length() < 10_000  # Python writes out integers of up to 4,300 digits
+        digits = len(str(abs(value))) if exact else int(value.bit_length() * 0.30103) + 1
+        raise WishRuntimeError(f"this makes a number of {'' if exact else 'about '}{digits:,} digits; a game's "
+                               f"numbers have at most {MAX_INT_DIGITS} ({MAX_INT:,})", span)
+    if isinstance(value, str):
+        raise WishRuntimeError(f"this makes a text of {len(value):,} characters; a game's texts have at most "
+                               f"{MAX_SIZE:,}", span)
+    if isinstance(value, tuple) and value and all(isinstance(x, int) for x in value) and max(value) > MAX_INT:
+        raise WishRuntimeError(f"this makes a bag holding {max(value):,} of one kind; a game's numbers are at most "
+                               f"{MAX_INT:,}", span)
+    raise WishRuntimeError(f"this makes a list of {len(value):,} items; a game's lists hold at most {MAX_SIZE:,}",
+                           span)
 
 
 # ---------------------------------------------------------------- values
@@ -346,4 +364,5 @@ NAMESPACE = {
     "_div": div, "_mod": mod, "_min": min_of, "_max": max_of, "_first": first_of, "_last": last_of,
     "_random": random_of, "_with_you": with_you, "_failed": failed, "_loop_limit": loop_limit,
     "_repeat_limit": repeat_limit, "_required": required, "_too_many": too_many, "_call": call_function, "_ERRORS": ERRORS,
+    "_oversize": oversize, "_MAXINT": MAX_INT, "_MAXSIZE": MAX_SIZE,
 }

@@ -43,3 +43,38 @@ def test_a_damaged_cache_file_is_ignored(tmp_path, monkeypatch):
     (f,) = (tmp_path / "wishdsl" / "ast").glob("*.json")
     f.write_text('{"_": "os.system", "x": 1}', encoding="utf-8")
     assert parse(text, "a.wish").decls[0].name == "A"
+
+
+def _bad_entries(key, other_file):
+    """Entries that are valid JSON (or nearly) but not this file's tree (issue 20, 10)."""
+    import json
+
+    good_head = lambda body: json.dumps({"format": cache.FORMAT, "key": key, "digest": cache._digest(key, body)})  # noqa: E731
+    yield "junk", "not json at all"
+    yield "a list", "[]"
+    yield "a number", "5"
+    yield "an old entry", '{"_": "Program", "decls": []}'
+    wrong = '{"_":"Program","decls":[5],"span":null}'
+    yield "a wrongly typed tree under a valid header", good_head('{"_":"Literal","value":1}') + "\n" + \
+        '{"_":"Literal","value":1}'
+    yield "an edited body", good_head(wrong) + "\n" + wrong.replace("5", "6")
+    yield "deep JSON", good_head("[" * 100_000) + "\n" + "[" * 100_000 + "]" * 100_000
+    yield "another file's tree", other_file.read_text(encoding="utf-8")
+
+
+def test_an_entry_that_is_not_this_files_tree_is_a_miss_and_is_written_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("WISHDSL_CACHE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "wishdsl" / "ast"
+    parse('game "B" { players 1..2 }\nplay { }\n', "b.wish")
+    (other,) = folder.glob("*.json")
+    text = 'game "A" { players 1..2 }\nplay { }\n'
+    first = parse(text, "a.wish")
+    (mine,) = set(folder.glob("*.json")) - {other}
+    good = mine.read_text(encoding="utf-8")
+    for name, content in list(_bad_entries(mine.stem, other)):
+        mine.write_text(content, encoding="utf-8")
+        again = parse(text, "a.wish")
+        assert again.decls[0].name == "A", name
+        assert as_data(again) == as_data(first), name
+        assert mine.read_text(encoding="utf-8") == good, name  # rewritten

@@ -12,6 +12,8 @@ from interpreter import check_program, load_game, load_source
 from wishdsl.cli import main
 from wishdsl.scenario import run_paths
 
+pytestmark = pytest.mark.usefixtures("allow_the_project")  # documents in tmp_path name the games
+
 ROOT = Path(__file__).parent.parent
 WUNSCH = str(ROOT / "games" / "wunschmaschine.wish")
 
@@ -112,7 +114,7 @@ def test_names_are_escaped_in_html_cheat_sheets(tmp_path):
     assert "&lt;i&gt;sic&lt;/i&gt;" in html
 
 
-@pytest.mark.parametrize("char", ["\x1b", "\x07", "\x00", "\x9b", "\u202e", "\u2066"])
+@pytest.mark.parametrize("char", ["\x1b", "\x07", "\x00", "\x9b", "\u202e", "\u2066", "\u200e", "\u200f", "\u061c"])
 def test_control_characters_in_a_game_file_are_refused(tmp_path, capsys, char):
     text = HOSTILE_GAME.replace("<script>alert('x')</script>", f"Clear{char}[2J")
     path = tmp_path / "hostile.wish"
@@ -122,6 +124,16 @@ def test_control_characters_in_a_game_file_are_refused(tmp_path, capsys, char):
     assert char not in err and "Clear\ufffd[2J" in err  # the line shown is made harmless too
     with pytest.raises(WishError):
         load_game(str(path))
+
+
+def test_a_line_separator_in_a_comment_does_not_shift_the_lines_shown(tmp_path, capsys):
+    """U+2028 and U+2029 are no line breaks for the parser, so neither for the line a diagnostic shows."""
+    for char in ("\u2028", "\u2029", "\x85"[:0] + "\u2028\u2029"):
+        path = tmp_path / "sep.wish"
+        path.write_text(f'game "S" {{ players 1..2 }}\n# a comment {char} with a separator\nvar x: int = 0\n'
+                        f'play {{ x = y }}\n', encoding="utf-8")
+        code, _, err = cli(capsys, "check", str(path))
+        assert code == 1 and "sep.wish:4:12: error: unknown name 'y'\n     4 | play { x = y }\n" in err
 
 
 def test_windows_line_endings_are_fine_but_a_lone_carriage_return_is_not(tmp_path):
@@ -194,7 +206,248 @@ def test_deep_nesting_is_a_diagnostic(capsys):
         assert "nested too deeply" in info.value.render()
 
 
+@pytest.mark.parametrize("text, where", [
+    ('game "D" { players 1..2 }\nvar x: int = 0\nplay {\n' + "if true {\n" * 300 + "x = 1\n" + "}\n" * 301,
+     "deep.wish:304:5"),
+    ('game "D" { players 1..2 }\nvar x: int = 0\nplay {\n  x = ' + "+".join(["1"] * 3000) + "\n}\n", "deep.wish:4:"),
+])
+def test_deep_nesting_is_reported_where_it_is(text, where):
+    """Nesting too deep for the parser's tree walk is reported at its innermost construct, not at 1:1."""
+    with pytest.raises(WishError) as info:
+        parse(text, "deep.wish")
+    shown = info.value.render()
+    assert shown.startswith(where) and "nested too deeply" in shown
+
+
+def test_the_nesting_limit_is_where_it_says():
+    """A game exactly at the nesting limit checks and runs; one level more is refused at that level."""
+    from dsl.ast import deepest
+    from dsl.parser import MAX_DEPTH
+
+    def text(k):
+        return 'game "D" { players 1..2 }\nvar x: int = 0\nplay {\n' + "x = " + "-" * k + "1\n}\n"
+
+    k = next(k for k in range(MAX_DEPTH - 10, MAX_DEPTH) if deepest(parse(text(k)))[0] == MAX_DEPTH)
+    check_program(parse(text(k)))
+    assert load_source(text(k)).new_state(1).gvars[0] == (-1 if k % 2 else 1)
+    with pytest.raises(WishError, match=f"nested too deeply \\({MAX_DEPTH + 1} levels\\)"):
+        parse(text(k + 1))
+
+
 def test_a_game_at_the_nesting_limit_still_runs():
     body = "repeat 1 {\n" * 60 + "x += 1\n" + "}\n" * 60
     game = load_source('game "D" { players 1..2 }\nvar x: int = 0\nplay {\n' + body + '}\nscoring p { score "s" x }\n')
     assert game.new_state(1).scores() == [1]
+
+
+# ---------------------------------------------------------------- numbers too long (issue 20, 1)
+def test_a_number_longer_than_the_limit_is_an_error_at_its_place(tmp_path, capsys):
+    """Python refuses to read integers of more than 4,300 digits; a game's numbers stop at 18, each too long one
+    named where it is (all of them, not the first only)."""
+    path = tmp_path / "big.wish"
+    path.write_text('game "B" { players 1..' + "9" * 5000 + ' }\nvar x: int = ' + "1" * 5000 +
+                    '\nvar y: int = 1234567890123456789\nvar z: int = 999999999999999999\nplay { }\n', encoding="utf-8")
+    code, _, err = cli(capsys, "check", str(path))
+    assert code == 1 and "Traceback" not in err and "Exceeds the limit" not in err
+    assert "big.wish:1:23: error: this number has 5,000 digits; a game's numbers have at most 18" in err
+    assert "big.wish:2:14: error: this number has 5,000 digits" in err
+    assert "big.wish:3:14: error: this number has 19 digits" in err and "big.wish:4:" not in err
+
+
+@pytest.mark.parametrize("field", ["seed: {n}", "players: {n}", "given: {{supply: {n}}}"])
+def test_a_number_too_long_in_a_scenario_is_reported_with_its_line(tmp_path, field):
+    text = f"game: {WUNSCH}\nplayers: 3\n" + field.format(n="7" * 5000) + "\nexpect: {supply: 20}\n"
+    text = text.replace("players: 3\nplayers:", "players:")
+    message = scenario_failure(tmp_path, text)
+    assert "this number has 5,000 digits" in message and "at line " in message and "Traceback" not in message
+
+
+def test_a_number_too_long_in_a_save_or_a_log_is_refused(tmp_path, capsys):
+    path = tmp_path / "big.json"
+    path.write_text('{"format": "wishdsl-save", "seed": ' + "9" * 5000 + "}", encoding="utf-8")
+    for argv in (["replay", str(path)], ["run", "--resume", str(path)]):
+        code, _, err = cli(capsys, *argv)
+        assert code == 1 and "a number of 5,000 digits; no save or log holds numbers that long" in err
+
+
+# ---------------------------------------------------------------- files that are not regular files (issue 20, 4)
+@pytest.mark.parametrize("argv, message", [
+    (["check", "/dev/zero"], "/dev/zero: the file is too large (more than 2,000,000 bytes"),
+    (["replay", "/dev/zero"], "/dev/zero: the game log is larger than"),
+    (["run", "--resume", "/dev/zero"], "/dev/zero: the save file is larger than"),
+])
+def test_a_device_that_never_ends_is_read_only_up_to_the_limit(capsys, argv, message):
+    code, _, err = cli(capsys, *argv)
+    assert code == 1 and message in err and "Traceback" not in err
+
+
+def test_a_scenario_that_never_ends_is_read_only_up_to_the_limit(tmp_path):
+    from wishdsl.scenario import load_yaml
+
+    with pytest.raises(WishError, match="larger than 1 MB"):
+        load_yaml("/dev/zero")
+
+
+def test_a_game_read_from_a_pipe_is_checked(tmp_path, capsys):
+    import os
+    import threading
+
+    fifo = tmp_path / "game.wish"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write('game "Piped" { players 1..2 }\nplay { }\n')
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    code, out, _ = cli(capsys, "check", str(fifo))
+    writer.join()
+    assert code == 0 and "ok:" in out and "game Piped" in out
+
+
+def test_a_directory_is_no_game(tmp_path, capsys):
+    code, _, err = cli(capsys, "check", str(tmp_path))
+    assert code == 1 and "Is a directory" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- agent options (issue 20, 7)
+@pytest.mark.parametrize("spec", ["mcts:c=nan", "mcts:c=inf", "mcts:epsilon=-inf", "mcts:c=NaN"])
+def test_an_agent_option_that_is_not_a_finite_number_is_refused(capsys, spec):
+    for argv in (["run", WUNSCH, "--players", "3", "--agents", spec, "--quiet"],
+                 ["simulate", WUNSCH, "-n", "2", "--players", "3", "--agents", spec]):
+        code, _, err = cli(capsys, *argv)
+        assert code == 1 and f"agent option {spec}: expected a finite number" in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- output paths (issue 20, 6)
+@pytest.mark.parametrize("argv, what", [
+    (["docs", WUNSCH, "-o", "{missing}/x.md"], "the folder {missing} does not exist"),
+    (["docs", WUNSCH, "-o", "{folder}"], "is a folder; give the cheat-sheet a file name"),
+    (["rules", WUNSCH, "-o", "{folder}"], "is a folder; give the compiled rules a file name"),
+    (["diff", WUNSCH, str(ROOT / "games" / "house" / "wunschmaschine_5_rows.wish"), "-o", "{missing}/d.md"],
+     "the folder {missing} does not exist; create it first or write the diff elsewhere"),
+    (["simulate", WUNSCH, "-n", "1000000", "--players", "3", "--report", "{missing}/r.html"],
+     "the folder {missing} does not exist; create it first or write the report elsewhere"),
+])
+def test_an_output_path_that_cannot_be_written_is_refused_before_the_work(tmp_path, capsys, argv, what):
+    names = {"missing": str(tmp_path / "nowhere"), "folder": str(tmp_path)}
+    start = time.perf_counter()
+    code, out, err = cli(capsys, *[a.format(**names) for a in argv])
+    assert code == 1 and what.format(**names) in err and "Traceback" not in err
+    assert "games in" not in err and time.perf_counter() - start < 20  # refused before a million games
+
+
+def test_a_text_that_cannot_be_written_after_all_is_kept_and_named(tmp_path):
+    from wishdsl.outputs import write_output
+
+    with pytest.raises(WishError) as info:
+        write_output(str(tmp_path / "gone" / "report.html"), "<p>results</p>", "report")
+    message = str(info.value)
+    kept = message.rsplit("it is kept in ", 1)[1]
+    assert "cannot write the report" in message and kept.endswith(".html")
+    assert Path(kept).read_text(encoding="utf-8") == "<p>results</p>"
+    Path(kept).unlink()
+
+
+# ---------------------------------------------------------------- simulate -n (issue 20, 5)
+@pytest.mark.parametrize("n", ["1000000000000", "1000001"])
+def test_an_absurd_number_of_games_is_refused_at_once(capsys, n):
+    start = time.perf_counter()
+    code, _, err = cli(capsys, "simulate", WUNSCH, "-n", n, "--players", "3")
+    assert code == 1 and f"-n {int(n):,}: at most 1,000,000 games in one run" in err
+    assert time.perf_counter() - start < 20 and "games in" not in err.split("at most")[0]
+
+
+# ---------------------------------------------------------------- card counts (issue 20, 3)
+def test_a_game_holds_at_most_ten_thousand_cards():
+    from dsl.limits import MAX_CARDS
+
+    def text(a, b):
+        return ('game "C" { players 1..2 }\ncard Gem { points: int = 0 }\nzone deck: Gem hidden\n'
+                f'cards Gem in deck {{\n  | name | count | points |\n  | "A" | {a} | 1 |\n  | "B" | {b} | 2 |\n}}\n'
+                'play { }\nscoring p { score "cards" count(deck) }\n')
+
+    assert load_source(text(MAX_CARDS - 1, 1)).new_state(1).scores() == [MAX_CARDS]
+    with pytest.raises(WishError) as info:
+        check_program(parse(text(MAX_CARDS - 1, 2)))
+    assert "<string>:7:11: error: this brings the game to 10,001 cards; a game has at most 10,000" in \
+        info.value.render()
+
+
+# ---------------------------------------------------------------- games named by documents (issue 20, 9 and 12)
+SECRET_LINE = "root:x:0:0"
+
+
+@pytest.mark.parametrize("name, why", [
+    ("/etc/passwd", "which is not a .wish file"),
+    ("../../../../../../../../etc/passwd", "which is not a .wish file"),
+    ("{outside}/elsewhere.wish", "lies outside the folder tree of the document"),
+])
+def test_a_scenario_names_only_a_game_inside_its_own_tree(tmp_path, tmp_path_factory, name, why):
+    outside = tmp_path_factory.mktemp("elsewhere")
+    (outside / "elsewhere.wish").write_text(Path(WUNSCH).read_text(encoding="utf-8") + "\nroot:x:0:0 ???\n",
+                                            encoding="utf-8")
+    message = scenario_failure(tmp_path, f"game: {name.format(outside=outside)}\nexpect: {{supply: 20}}\n")
+    assert why in message and SECRET_LINE not in message and "root:x" not in message
+
+
+def unsigned(file: Path, change=None) -> None:
+    """The save as someone else would send it: its body (changed by `change`) with a correct checksum but
+    without this user's signature."""
+    from wishdsl import saves
+
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    if change is not None:
+        change(doc["body"])
+    doc["checksum"] = saves.checksum(doc["body"])
+    doc.pop("signature", None)
+    file.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def a_save(tmp_path, capsys) -> Path:
+    file = tmp_path / "wm.wishsave.json"
+    assert cli(capsys, "run", WUNSCH, "--players", "3", "--seed", "4", "--quiet", "--save", str(file))[0] == 0
+    return file
+
+
+def test_a_save_from_someone_else_names_only_a_game_inside_its_own_tree(tmp_path, capsys, monkeypatch):
+    from dsl import link
+
+    monkeypatch.setattr(link, "ALLOWED", [])  # no --allow
+    file = a_save(tmp_path, capsys)
+    for name, why in [("/etc/passwd", "which is not a .wish file"),
+                      (WUNSCH, "lies outside the folder tree of the document")]:
+        unsigned(file, lambda body: body.update(game=name))
+        code, _, err = cli(capsys, "run", "--resume", str(file))
+        assert code == 1 and why in err and SECRET_LINE not in err and "Traceback" not in err
+    code, out, err = cli(capsys, "run", WUNSCH, "--resume", str(file))  # the game given: it resumes
+    assert code == 0, err
+
+
+def test_your_own_save_resumes_from_any_folder_and_another_games_save_says_so(tmp_path, capsys, monkeypatch):
+    from dsl import link
+
+    monkeypatch.setattr(link, "ALLOWED", [])  # no --allow: the save is signed with this user's key
+    file = a_save(tmp_path, capsys)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = cli(capsys, "run", "--resume", str(file))
+    assert code == 0 and "Result:" in out, err
+    code, _, err = cli(capsys, "run", str(ROOT / "games" / "three_wishes.wish"), "--resume", str(file))
+    assert code == 1 and "a save of Wunschmaschine, not of 3 Wishes" in err
+
+
+def test_a_log_names_only_a_game_inside_its_own_tree(tmp_path, capsys):
+    log = tmp_path / "log.json"
+    code, out, _ = cli(capsys, "run", WUNSCH, "--players", "3", "--seed", "2", "--json")
+    doc = json.loads(out[out.index("{"):])
+    for name, why in [("/etc/passwd", "which is not a .wish file"),
+                      ("../../../etc/none.wish", "lies outside the folder tree of the document")]:
+        log.write_text(json.dumps(dict(doc, path=name, game_file=name)), encoding="utf-8")
+        code, _, err = cli(capsys, "replay", str(log))
+        assert code == 1 and why in err and SECRET_LINE not in err
+    log.write_text(json.dumps(doc), encoding="utf-8")  # the absolute path it records, inside an allowed folder
+    code, _, err = cli(capsys, "replay", str(log))
+    assert code == 0, err

@@ -9,6 +9,8 @@ from interpreter import WishError
 from wishdsl.cli import main
 from wishdsl.replay import ReplayError, first_difference, replay_file
 
+pytestmark = pytest.mark.usefixtures("allow_the_project")  # documents in tmp_path name the games
+
 ROOT = Path(__file__).parent.parent
 GAMES = [("wunschmaschine.wish", None, 4), ("three_wishes.wish", "Match", 3), ("wish.wish", None, 2),
          ("wish.wish", "Solo", 1)]
@@ -85,7 +87,7 @@ def test_a_log_of_another_version_of_the_game_is_noted(tmp_path, capsys):
 
 def test_broken_logs_are_refused_with_a_message(tmp_path, capsys):
     file = tmp_path / "bad.json"
-    for text, message in [("{", "not JSON"), ('{"players": 2}', "does not name its game file"),
+    for text, message in [("{", "not JSON"), ('{"players": 2, "seed": 1, "actions": []}', "does not name its game file"),
                           (json.dumps({"path": "games/wish.wish", "players": "2", "seed": 1}), "'players' must be"),
                           (json.dumps({"path": "games/wish.wish", "players": 2, "seed": 1, "actions": [[0]]}),
                            "action 1 is not [seat, label]"),

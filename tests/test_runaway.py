@@ -34,6 +34,16 @@ CASES = {
                            'play {\n  x = depth(100000)\n}\n', "6:57", ["function 'depth'", "200 deep"]),
     "deep function recursion": (f'function depth(n: int): int = if n <= 0 then 0 else {DEEP}\n'
                                 'play {\n  x = depth(100000)\n}\n', "6:", ["function 'depth'", "too deep"]),
+    "number growth": ('play {\n  x = 2\n  repeat 40 {\n    x = x * x\n  }\n}\n', "9:5",
+                      ["a number of 20 digits", "at most 18 (999,999,999,999,999,999)"]),
+    "number growth in a local": ('play {\n  let y = 3\n  repeat 40 {\n    y = y * y\n  }\n  x = 1\n}\n', "9:5",
+                                 ["a number of 31 digits", "at most 18"]),
+    "list growth": ('play {\n  let l = [1]\n  repeat 40 {\n    l = l + l\n  }\n  x = count(l)\n}\n', "9:5",
+                    ["a list of 131,072 items", "at most 100,000"]),
+    "text growth": ('play {\n  let t = "ab"\n  repeat 40 {\n    t = t + t\n  }\n}\n', "9:5",
+                    ["a text of 131,072 characters", "at most 100,000"]),
+    "bag growth": ('enum Coin { gold "Gold", silver "Silver" }\nvar purse: bag of Coin = bag(gold, 3)\nplay {\n'
+                   '  repeat 80 {\n    purse += purse\n  }\n}\n', "10:5", ["a bag holding", "of one kind"]),
     "endless game": ('play {\n  while true {\n    choose first(players).pick from [1, 2] by first(players) '
                      'prompt "Pick"\n  }\n}\n', "8:5", ["did not end within", "decisions"]),
 }

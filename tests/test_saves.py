@@ -13,6 +13,8 @@ from interpreter.agents import make_agents, play
 from wishdsl import saves
 from wishdsl.cli import main
 
+pytestmark = pytest.mark.usefixtures("allow_the_project")  # documents in tmp_path name the games
+
 ROOT = Path(__file__).parent.parent
 WISH, THREE, WUNSCH = (str(ROOT / "games" / f) for f in ("wish.wish", "three_wishes.wish", "wunschmaschine.wish"))
 
@@ -140,7 +142,7 @@ def test_foreign_files_are_not_saves(tmp_path, good_save):
 
 
 def test_a_save_of_another_game_or_version_is_refused(tmp_path, good_save):
-    refused(good_save, "saved from a different version of", THREE)
+    refused(good_save, "good.wishsave.json: a save of Wunschmaschine, not of 3 Wishes", THREE)
     changed = tmp_path / "wunschmaschine.wish"
     changed.write_text(Path(WUNSCH).read_text(encoding="utf-8") + "\n# a new comment\n", encoding="utf-8")
     refused(good_save, f"saved from a different version of {WUNSCH}", str(changed))
@@ -269,3 +271,19 @@ def test_a_game_of_searching_agents_resumes(tmp_path):
     saves.save_game(file, game, WUNSCH, st, 7, specs, taken)
     saved = saves.load_save(file)
     assert saved.state.to_json() == st.to_json()
+
+
+def test_temporary_files_a_killed_run_left_are_cleaned_at_the_next_save(tmp_path):
+    """`kill -9` between writing a save's temporary file and renaming it leaves the file; the next run's first
+    save of the same file removes such files, and only those (issue 20, 11)."""
+    from wishdsl.cli import main
+
+    save = tmp_path / "wm.wishsave.json"
+    stale = [tmp_path / ".wm.wishsave.json.k3j_9x2a.tmp", tmp_path / ".wm.wishsave.json.AbC123.tmp"]
+    kept = [tmp_path / ".other.json.k3j_9x2a.tmp", tmp_path / ".wm.wishsave.json.k3j.tmp.keep",
+            tmp_path / "wm.wishsave.json.k3j.tmp"]
+    for f in stale + kept:
+        f.write_text("{", encoding="utf-8")
+    assert main(["run", WUNSCH, "--players", "3", "--seed", "2", "--quiet", "--save", str(save)]) == 0
+    assert save.exists() and not any(f.exists() for f in stale) and all(f.exists() for f in kept)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([save.name] + [f.name for f in kept])

@@ -7,6 +7,8 @@ import pytest
 
 from wishdsl.scenario import run_file, run_paths, scenario_files, scenario_names
 
+pytestmark = pytest.mark.usefixtures("allow_the_project")  # documents in tmp_path name the games
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "games" / "scenarios"
 WUNSCH = ROOT / "games" / "wunschmaschine.wish"
@@ -246,6 +248,7 @@ def test_oversized_files_and_alias_bombs_are_refused(tmp_path):
 
 def test_run_paths_searches_directories_recursively(tmp_path):
     (tmp_path / "tiny.wish").write_text(TINY)
+    (tmp_path / ".wishroot").write_text("")  # the folder tree its scenarios may name games in
     (tmp_path / "sub").mkdir()
     (tmp_path / "b.yaml").write_text("game: tiny.wish\n")
     (tmp_path / "sub" / "a.yml").write_text("game: ../tiny.wish\n")

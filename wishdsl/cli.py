@@ -270,7 +270,8 @@ def default_save(match: Match) -> str:
 def game_document(match: Match, state, taken: list) -> dict:
     """The `run --json` document: enough to replay the game (`wishdsl replay`) and check its outcome."""
     game = match.game
-    return {"game": game.name, "path": match.path, "variant": game.variant, "fingerprint": game.fingerprint,
+    return {"game": game.name, "path": match.path, "game_file": str(Path(match.path).resolve()),
+            "variant": game.variant, "fingerprint": game.fingerprint,
             "players": state.n, "seed": match.seed, "agents": match.specs,
             "actions": [[a.player, a.label] for a in taken], "log": state.log_lines(),
             "scores": state.scores(), "winners": state.winners(), "result": state.result(),
@@ -393,26 +394,38 @@ def cmd_replay(args) -> int:
 def cmd_docs(args) -> int:
     from docgen.render import render_sheet
 
-    return _write(render_sheet(args.game, args.variant, args.format), args.output)
+    _check_output(args.output, "cheat-sheet")
+    return _write(render_sheet(args.game, args.variant, args.format), args.output, "cheat-sheet")
 
 
 # ---------------------------------------------------------------- rules
 def cmd_rules(args) -> int:
     from interpreter import load_game
 
-    return _write(load_game(args.game, args.variant).rules.source, args.output)
+    _check_output(args.output, "compiled rules")
+    return _write(load_game(args.game, args.variant).rules.source, args.output, "compiled rules")
 
 
 # ---------------------------------------------------------------- diff
 def cmd_diff(args) -> int:
     from docgen.diff import game_diff, render_diff
 
-    return _write(render_diff(game_diff(args.base, args.variant), args.format), args.output)
+    _check_output(args.output, "diff")
+    return _write(render_diff(game_diff(args.base, args.variant), args.format), args.output, "diff")
 
 
-def _write(text: str, output: Optional[str]) -> int:
+def _check_output(output: Optional[str], what: str) -> None:
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        from .outputs import check_output
+
+        check_output(output, what)
+
+
+def _write(text: str, output: Optional[str], what: str) -> int:
+    if output:
+        from .outputs import write_output
+
+        write_output(output, text, what)
         print(f"wrote {output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

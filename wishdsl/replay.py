@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Optional
 
 from dsl.errors import IllegalAction, WishError
+from dsl.limits import TooLarge, read_text
+from dsl.link import named_game
 from interpreter.agents import ask
 
 MAX_DOCUMENT = 200_000_000  # bytes: a log or save larger than this is refused before it is read
@@ -22,13 +24,22 @@ class ReplayError(WishError):
     """A log or save does not match its game: says where it diverges."""
 
 
+MAX_JSON_DIGITS = 40  # a save's largest numbers are the generator's 64-bit states (20 digits)
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise ValueError(f"a number of {len(text.lstrip('-')):,} digits; no save or log holds numbers that long")
+    return int(text)
+
+
 def read_json(path: str, what: str) -> dict:
     """A JSON object from a file, or a WishError saying why not (missing, too large, not JSON, too deep)."""
     p = Path(path)
     try:
-        if p.stat().st_size > MAX_DOCUMENT:
-            raise WishError(f"{path}: the {what} is larger than {MAX_DOCUMENT // 1_000_000} MB")
-        text = p.read_text(encoding="utf-8")
+        text = read_text(p, MAX_DOCUMENT)
+    except TooLarge:
+        raise WishError(f"{path}: the {what} is larger than {MAX_DOCUMENT // 1_000_000} MB") from None
     except FileNotFoundError:
         raise WishError(f"{path}: no such file") from None
     except UnicodeDecodeError:
@@ -36,7 +47,7 @@ def read_json(path: str, what: str) -> dict:
     except OSError as err:
         raise WishError(f"{path}: {err.strerror}") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=_json_int)
     except ValueError as err:
         raise WishError(f"{path}: not a wishdsl {what} (not JSON: {err})") from None
     except RecursionError:
@@ -133,15 +144,28 @@ def compare_outcome(state, doc: dict) -> None:
             raise ReplayError(f"the final state differs: at {where} of the saved state")
 
 
+def game_of_log(path: str, doc: dict) -> str:
+    """The game file a log names: its path as `run` was given it (relative to the log's folder when the log was
+    written where `run` ran), else the absolute path it also records — each only inside the log's folder tree
+    or a folder the user allowed (`dsl.link.named_game`)."""
+    hint = "give it: wishdsl replay LOG --game GAME"
+    names = [n for n in (doc.get("path"), doc.get("game_file")) if n is not None]
+    if not names:
+        raise WishError(f"{path}: the log does not name its game file; {hint}")
+    for name in names[:-1]:
+        try:
+            return str(named_game(path, name, hint))
+        except WishError:
+            pass
+    return str(named_game(path, names[-1], hint))
+
+
 def replay_file(path: str, game_path: Optional[str] = None):
     """Replay a `run --json` document; return (state, number of actions, a note or None). Raises ReplayError
     on divergence; the note says when the game file changed since the log was written."""
     from interpreter.game import load_game
 
     doc = read_json(path, "game log")
-    gpath = game_path or doc.get("path")
-    if not isinstance(gpath, str):
-        raise WishError(f"{path}: the log does not name its game file; give it: wishdsl replay LOG --game GAME")
     for key in ("players", "seed"):
         if type(doc.get(key)) is not int:
             raise WishError(f"{path}: not a wishdsl game log ('{key}' must be a whole number)")
@@ -149,6 +173,7 @@ def replay_file(path: str, game_path: Optional[str] = None):
     variant = doc.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise WishError(f"{path}: 'variant' must be a name")
+    gpath = game_path or game_of_log(path, doc)
     game = load_game(gpath, variant)
     fp = doc.get("fingerprint")
     note = None

@@ -56,6 +56,8 @@ import attrs
 import yaml
 
 from dsl.errors import IllegalAction, ScenarioError, WishError
+from dsl.link import named_game
+from dsl.limits import TooLarge, number_too_long, read_text, too_many_digits
 from interpreter.game import load_game
 from interpreter.views import announcements
 
@@ -148,13 +150,15 @@ def load_specs(path: str) -> list:
 
 def load_yaml(path: str):
     try:
-        if os.path.getsize(path) > MAX_BYTES:
-            fail(f"the file is larger than {MAX_BYTES // 1_000_000} MB; scenarios are small")
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, MAX_BYTES)
+    except TooLarge:
+        fail(f"the file is larger than {MAX_BYTES // 1_000_000} MB; scenarios are small")
     except (OSError, UnicodeDecodeError) as err:
         fail(f"cannot read the file: {err}")
     try:
-        doc = yaml.safe_load(text)
+        doc = yaml.load(text, Loader=Loader)
+    except yaml.constructor.ConstructorError as err:
+        fail(f"a value{yaml_where(err)}")
     except yaml.YAMLError as err:
         fail(f"this is not valid YAML{yaml_where(err)}")
     except RecursionError:
@@ -162,6 +166,21 @@ def load_yaml(path: str):
     if count_nodes(doc) > MAX_NODES:
         fail(f"the document has more than {MAX_NODES} values (are aliases repeating a large part?)")
     return doc
+
+
+class Loader(yaml.SafeLoader):
+    """YAML's safe loader, with whole numbers held to the game's limit (a 5,000-digit `seed` is an error at its
+    place, not Python's conversion limit)."""
+
+
+def _construct_int(loader, node):
+    digits = too_many_digits(str(node.value))
+    if digits:
+        raise yaml.constructor.ConstructorError(None, None, number_too_long(digits), node.start_mark)
+    return yaml.SafeLoader.construct_yaml_int(loader, node)
+
+
+Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def yaml_where(err) -> str:
@@ -247,9 +266,11 @@ class Runner:
         spec = self.spec
         if "game" not in spec:
             fail("no game: add `game: path/to/game.wish` (relative to the scenario file)")
-        game_path = Path(self.path).parent / V.text_of(spec["game"], "game")
-        if not game_path.is_file():
-            fail(f"game: no such file: {game_path}")
+        try:
+            game_path = named_game(self.path, V.text_of(spec["game"], "game"),
+                                   "name a game file relative to the scenario file")
+        except WishError as err:
+            fail(str(err))
         variant = spec.get("variant")
         try:
             game = load_game(str(game_path), None if variant is None else V.text_of(variant, "variant"))

@@ -20,6 +20,7 @@ from .coverage import CountingState, ablate, coverage_counts, stable_roles, univ
 
 TARGET_TASK_SECONDS = 1.0
 WORTH_A_POOL_SECONDS = 2.0  # less work than this (estimated from the first game) runs in this process
+MAX_GAMES = 1_000_000  # games in one run: every game's result is kept for the summary
 
 
 @attrs.frozen
@@ -124,6 +125,9 @@ class Runner:
     def run(self, setup: Setup, n: int, seed: int) -> list:
         if n < 1:
             raise WishError(f"-n {n}: the number of games must be at least 1")
+        if n > MAX_GAMES:
+            raise WishError(f"-n {n:,}: at most {MAX_GAMES:,} games in one run (each game's result is kept for the "
+                            "summary); run several with different --seed values")
         t0 = time.perf_counter()
         first = run_batch((setup, seed, 0, 1))
         self._report(1, n, setup)
@@ -174,8 +178,10 @@ def command(args) -> int:
     import json
     import secrets
     import sys
-    from pathlib import Path
 
+    if args.report:
+        from .outputs import check_output
+        check_output(args.report, "report")
     base, other = setups(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     t0 = time.perf_counter()
@@ -200,8 +206,9 @@ def command(args) -> int:
         from .simtext import render, render_compare
         print(render(doc) if other is None else render_compare(doc))
     if args.report:
+        from .outputs import write_output
         from .report import render_report
-        Path(args.report).write_text(render_report(doc), encoding="utf-8")
+        write_output(args.report, render_report(doc), "report")
         print(f"wrote {args.report}", file=sys.stderr)
     return 0
 

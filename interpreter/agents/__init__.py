@@ -14,6 +14,8 @@ overrides the seed derived from the game's); other options are those its class l
 """
 from __future__ import annotations
 
+import math
+
 from typing import Callable, Optional
 
 from dsl.errors import WishError, did_you_mean
@@ -73,9 +75,12 @@ def _convert(agent: str, key: str, text: str, ty: type):
     try:
         if ty is bool:
             return _BOOLS[text.lower()]
-        return ty(text)
+        value = ty(text)
     except (KeyError, ValueError):
         raise WishError(f"agent option {agent}:{key}={text}: expected {ty.__name__}") from None
+    if ty is float and not math.isfinite(value):
+        raise WishError(f"agent option {agent}:{key}={text}: expected a finite number")
+    return value
 
 
 def make_agent(spec: str, seat: int, seed: int) -> Agent:
