@@ -19,8 +19,7 @@ def d_annotation(en: EnglishBase, a: A.Annotation) -> str:
 
 
 def d_game(en: EnglishBase, g: A.Game) -> str:
-    n = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
-    s = f"{g.name}, for {n} player{'s' if g.max_players != 1 else ''}"
+    s = f"{g.name}, for {A.players_text(g.min_players, g.max_players)}"
     if g.source:
         s += f" (source: {g.source})"
     return s + "."

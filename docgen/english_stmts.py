@@ -139,7 +139,9 @@ def s_repeat(en: EnglishBase, st: A.Repeat) -> Step:
     if isinstance(c, A.Literal) and c.value in WORD_NUMBERS:
         head = cap(WORD_NUMBERS[c.value]) + ":"
     elif isinstance(c, A.Literal) or (isinstance(c, (A.Name, A.FieldOf)) and " of " not in en.expr(c)):
-        head = f"Repeat {en.expr(c)} times:"
+        text = en.expr(c)  # a rule value reads as its value: "1" is "once", not "1 times"
+        head = cap(WORD_NUMBERS[int(text)]) + ":" if text.isdigit() and int(text) in WORD_NUMBERS else \
+            f"Repeat {text} times:"
     else:
         head = f"Repeat as many times as {en.expr(c)}:"
     return Step(head, en.steps(st.body))

@@ -139,8 +139,7 @@ def calls_in(node) -> list:
 def decl_label(d) -> str:
     """A short name of a declaration, for the list of what a variant changes."""
     if isinstance(d, A.Game):
-        n = d.min_players if d.min_players == d.max_players else f"{d.min_players}–{d.max_players}"
-        return f"the game itself ({n} players)"
+        return f"the game itself ({A.players_text(d.min_players, d.max_players)})"
     if isinstance(d, A.Abilities):
         return "the abilities of " + ", ".join(quote(c) for c in d.cards)
     if isinstance(d, A.Cards):

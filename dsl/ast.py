@@ -350,6 +350,12 @@ class Decl(Node):
         return next((a.text for a in self.annots if a.name == "reads" and a.text), None)
 
 
+def players_text(lo: int, hi: int, between: str = "–") -> str:
+    """"1 player", "3 players", "3–6 players" (`between` "to": "3 to 6 players")."""
+    count = str(lo) if lo == hi else f"{lo}{between}{hi}"
+    return f"{count} player{'' if hi == 1 else 's'}"
+
+
 @attrs.define(eq=False, repr=False)
 class Game(Decl):
     name: str

@@ -298,6 +298,9 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
             if f.name not in cd.columns and f.default is None:
                 self.error(cd.columns_span, f"column '{f.name}' is missing and the field has no default")
         for row in cd.rows:
+            for a in row.annots:
+                if a.name not in ROW_ANNOTATIONS:
+                    self.unknown(a, "annotation of a card row", "@" + a.name, ["@" + n for n in ROW_ANNOTATIONS])
             if len(row.cells) != len(cd.columns):
                 self.error(row, f"this row has {len(row.cells)} cells; the table has {len(cd.columns)} columns")
                 continue
@@ -499,6 +502,7 @@ ANNOTATIONS = ("reads", "reconstructed", "quiet", "logged", "bookkeeping")
 variable's changes are logged; @bookkeeping: a variable the engine keeps that players do not track at the table
 (left out of the cheat-sheet's table of what the game keeps track of)."""
 VAR_ANNOTATIONS = ("quiet", "logged", "bookkeeping")
+ROW_ANNOTATIONS = ("reconstructed", "new")  # `@new`: a row of `change cards` that adds a card
 
 
 def check(decls: list, path: str, sources: dict) -> Symbols:

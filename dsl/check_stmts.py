@@ -5,6 +5,9 @@ statement class of `dsl.ast`, reporting through the checker's `error`.
 """
 from __future__ import annotations
 
+import difflib
+from typing import Optional
+
 import attrs
 
 from . import ast as A
@@ -113,7 +116,12 @@ class StmtChecks:
         else:
             before = len(self.diags)
             self.expr(e, sc)
-            if len(self.diags) == before:
+            word = statement_word(e) if len(self.diags) > before else None
+            if word is not None:  # `shufle deck`: a misspelt statement, not a name and an expression
+                d = self.diags[before]
+                self.diags[before] = attrs.evolve(d, hint=f"did you mean the statement '{word}'?")
+                self.typo_line = (e.span.file, e.span.line)
+            elif len(self.diags) == before and getattr(self, "typo_line", None) != (e.span.file, e.span.line):
                 self.error(e, "this expression does nothing here; a statement must have an effect",
                            "call a procedure, or use 'let' to keep a value")
 
@@ -270,3 +278,16 @@ class StmtChecks:
 
     def s_EndGame(self, st, sc):
         pass
+
+
+STATEMENT_WORDS = ("let", "if", "for", "repeat", "while", "move", "shuffle", "peek", "reveal", "turn", "swap",
+                   "announce", "log", "choose", "simultaneously", "act", "resolve", "emit", "require", "end",
+                   "transfer")
+
+
+def statement_word(e) -> Optional[str]:
+    """The statement keyword a bare unknown name at the start of a statement misspells (`shufle`), or None."""
+    if not isinstance(e, A.Name):
+        return None
+    close = difflib.get_close_matches(e.name, STATEMENT_WORDS, n=1, cutoff=0.75)
+    return close[0] if close else None

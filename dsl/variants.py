@@ -10,6 +10,8 @@ table or a scoring section replaces the game's whole one, like any other definit
 """
 from __future__ import annotations
 
+import difflib
+
 from typing import Optional
 
 import attrs
@@ -159,9 +161,15 @@ def _merge_cards(base: A.Cards, ch: A.Cards, diags: list) -> A.Cards:
         name = row_name(ch, r)
         if name is not None and name in where:
             rows[where[name]] = r
-        else:
-            where[name] = len(rows)
-            rows.append(r)
+            continue
+        if name is not None and not any(a.name == "new" for a in r.annots):
+            close = difflib.get_close_matches(name, [n for n in where if n is not None], n=1, cutoff=0.75)
+            diags.append(Diagnostic(
+                r.span, f"'change cards' adds a new card \"{name}\"" + (
+                    f" — did you mean to change \"{close[0]}\"?" if close else ": the game has no card of that name"),
+                "a row that adds a card is marked as such: write @new on the line before it"))
+        where[name] = len(rows)
+        rows.append(r)
     return attrs.evolve(base, zone=ch.zone, rows=rows, doc=ch.doc or base.doc, merge=False)
 
 

@@ -1,4 +1,4 @@
-"""The wishdsl engine: compile a checked game and run it. Public API as in DESIGN.md.
+"""The wishdsl engine: compile a checked game and run it. Public API as in docs/design.md.
 
 Names load on first use, so that `wishdsl check` does not pay for the engine.
 """

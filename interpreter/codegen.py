@@ -1,4 +1,4 @@
-"""Stage 4: the checked game → one Python module of rules, compiled once per game (DESIGN.md's rules).
+"""Stage 4: the checked game → one Python module of rules, compiled once per game (the rules of docs/design.md).
 
 Only the checked, resolved syntax tree is read. Python names in the module are built by this generator from
 fixed prefixes and numbers (`b12`, `x3`, `g7`); a name of the game appears only as the `repr()` of a str (an

@@ -137,7 +137,7 @@ NO_OPTIONS = Options(None, None, [])
 
 
 class State(Machine):
-    """A game in progress. See DESIGN.md for the public API."""
+    """A game in progress. See docs/design.md for the public API."""
 
     __slots__ = ("game", "lay", "seats", "all_mask", "call_depth", "version", "memo", "memo_version", "step_limit")
 

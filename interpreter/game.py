@@ -136,8 +136,11 @@ class Game:
     def check_players(self, players: int) -> None:
         """A player count this game is not played by is a WishError that says which it is played by."""
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            raise WishError(f"{self.name} is played by {self.min_players} to {self.max_players} players, "
-                            f"not {players}")
+            raise WishError(f"{self.name} is played by {self.played_by()}, not {players}")
+
+    def played_by(self) -> str:
+        """"2 to 4 players", "1 player"."""
+        return A.players_text(self.min_players, self.max_players, " to ")
 
     def new_state(self, players: int, seed: int = 0) -> State:
         self.check_players(players)
@@ -164,8 +167,8 @@ class Game:
                             "(another game, variant or version of the file)")
         n = doc.get("n")
         if type(n) is not int or not self.min_players <= n <= self.max_players:
-            raise WishError(f"the saved game is damaged: {self.name} is played by {self.min_players} to "
-                            f"{self.max_players} players, not {str(n)[:20]}")
+            raise WishError(f"the saved game is damaged: {self.name} is played by {self.played_by()}, "
+                            f"not {str(n)[:20]}")
         st = State.__new__(State)
         st._bind(self, n)
         try:

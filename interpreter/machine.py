@@ -48,8 +48,8 @@ class Machine(World):
 
     def runaway(self, span) -> None:
         """The step limit is reached: the game, or the rules since the last decision, do not end."""
-        message = (f"the game ran {MAX_STEPS} steps without ending" if self.step_limit == MAX_STEPS else
-                   f"the rules ran {MAX_RUN_STEPS} steps without a decision or the end of the game")
+        message = (f"the game ran {MAX_STEPS:,} steps without ending" if self.step_limit == MAX_STEPS else
+                   f"the rules ran {MAX_RUN_STEPS:,} steps without a decision or the end of the game")
         raise checks.in_context(self, WishRuntimeError(message, span, state=self))
 
     def failed(self, err: Exception, span) -> WishError:

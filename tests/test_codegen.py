@@ -1,4 +1,4 @@
-"""The rules compiled to Python (interpreter/codegen.py) under DESIGN.md's rules: only the checked syntax tree
+"""The rules compiled to Python (interpreter/codegen.py) under the rules of docs/design.md: only the checked syntax tree
 is an input; a name or a text of the game file reaches the generated module only as a `repr()` literal (in code
 or in a comment); Python names are the generator's own; the module runs and plays like the game."""
 import io

@@ -127,6 +127,8 @@ PHRASES = [
      "If the player's turn is not over:\n  From now on, the player has used a Potion."),
     ("if not q.drunk and p.drunk { p.done = false }", "If the other player has not used a Potion and the player has used a "
                                                        "Potion:\n  From now on, the player's turn is not over."),
+    ("if not (p.coins < 3) { over = true }", "If the player's coins are at least 3:\n  Set the over to true."),
+    ("if not (p.coins > 3) { over = true }", "If the player's coins are at most 3:\n  Set the over to true."),
     ("repeat count(p.kept) { over = true }", "Repeat as many times as the number of the player's kept Gems:\n"
                                             "  Set the over to true."),
 ]

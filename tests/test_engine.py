@@ -151,6 +151,18 @@ def test_scores_and_tiebreak():
     assert st.winners() == [0, 1]  # equal points, equal cards in hand: a shared win
 
 
+def test_a_tiebreak_decides_between_equal_scores():
+    """Player 1 plays a card and ends with fewer cards in hand: equal points, and "Cards in hand" decides."""
+    st = load_game(GAME, "actions").new_state(2, seed=1)
+    for label in ["gain", "gain", "gain", "gain", 'play "Echo"', "pass"]:
+        st.apply(label)
+    assert st.is_over and st.scores() == [4, 4]
+    assert st.winners() == [1]
+    result = st.result()
+    assert result["decided_by"] == "Cards in hand" and not result["shared"]
+    assert [p["tiebreaks"]["Cards in hand"] for p in result["players"]] == [1, 2]
+
+
 def test_an_optional_choice_offers_a_labelled_way_out():
     from interpreter import load_source
     game = load_source('''game "T" { players 2..2 }

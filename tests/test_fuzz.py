@@ -2,6 +2,7 @@
 
 Whatever the text, parsing and checking end with diagnostics or success — never another exception.
 """
+import re
 from pathlib import Path
 
 import lark
@@ -88,15 +89,27 @@ def test_mutated_game_files_never_crash_the_front_end(text):
     front_end(text)
 
 
+def diagnosed(text: str, words: str) -> str:
+    """The rendered error a text must give: a WishError whose first diagnostic has a position and `words`."""
+    try:
+        check_program(parse(text, "fuzz.wish"))
+    except WishError as err:
+        shown = err.render()
+        assert words in shown and re.match(r"fuzz\.wish:\d+:\d+: error: ", shown), shown
+        return shown
+    raise AssertionError(f"accepted, but it should be refused with {words!r}")
+
+
 def test_deep_nesting_is_a_diagnostic_not_a_crash():
+    # brackets around an expression add no level: 5,000 of them read as the number inside
     deep = 'game "D" { players 1..2 }\nvar x: int = ' + "(" * 5000 + "1" + ")" * 5000 + "\nplay { }\n"
-    front_end(deep)
+    assert check_program(parse(deep, "fuzz.wish")) is not None
     nested = 'game "D" { players 1..2 }\nplay { ' + "if true { " * 3000 + "}" * 3000 + " }\n"
-    front_end(nested)
+    assert diagnosed(nested, "nested too deeply").startswith("fuzz.wish:2:")
 
 
 def test_long_operator_chains_are_a_diagnostic_not_a_crash():
     chain = 'game "D" { players 1..2 }\nvar x: int = ' + " + ".join(["1"] * 3000) + "\nplay { }\n"
-    front_end(chain)
+    assert diagnosed(chain, "nested too deeply").startswith("fuzz.wish:2:")
     nots = 'game "D" { players 1..2 }\nvar x: bool = ' + "not " * 3000 + "true\nplay { }\n"
-    front_end(nots)
+    assert diagnosed(nots, "nested too deeply").startswith("fuzz.wish:2:")

@@ -451,3 +451,27 @@ def test_a_log_names_only_a_game_inside_its_own_tree(tmp_path, capsys):
     log.write_text(json.dumps(doc), encoding="utf-8")  # the absolute path it records, inside an allowed folder
     code, _, err = cli(capsys, "replay", str(log))
     assert code == 0, err
+
+
+# ---------------------------------------------------------------- authoring and usage slips (issue 20, 13)
+def test_a_player_count_a_variant_is_played_by_points_at_it(capsys):
+    wish = str(ROOT / "games" / "wish.wish")
+    code, _, err = cli(capsys, "run", wish, "--players", "1", "--quiet")
+    assert code == 1 and "Wish is played by 2 to 4 players, not 1; --variant Solo is played by 1 player" in err
+    code, _, err = cli(capsys, "run", wish, "--variant", "Solo", "--players", "2", "--quiet")
+    assert code == 1 and "is played by 1 player, not 2" in err and "variant" not in err.split("not 2")[1]
+    code, _, err = cli(capsys, "run", wish, "--players", "9", "--quiet")
+    assert code == 1 and err.strip().endswith("Wish is played by 2 to 4 players, not 9")
+
+
+def test_one_reads_as_one_in_the_sheets(tmp_path):
+    from docgen.render import render_sheet
+
+    sheet = render_sheet(str(ROOT / "games" / "wish.wish"), "Solo", "md")
+    assert "1 players" not in sheet and "*1 player ·" in sheet
+    assert "the game itself (1 player)" in render_sheet(str(ROOT / "games" / "wish.wish"), None, "md")
+    path = tmp_path / "once.wish"
+    path.write_text('game "O" { players 1..1 }\n"""Rounds."""\nparam rounds: int = 1\nvar x: int = 0\n'
+                    'play {\n  repeat rounds { x += 1 }\n}\n', encoding="utf-8")
+    sheet = render_sheet(str(path), None, "md")
+    assert "- Once:" in sheet and "1 times" not in sheet

@@ -58,7 +58,7 @@ def test_each_house_rule_plays_to_the_end_over_100_seeds(path):
     span = range(game.min_players, game.max_players + 1)
     for seed in range(SEEDS):
         st = _play(game, span[seed % len(span)], seed)
-        assert st.is_over and st.scores()
+        assert st.is_over and len(st.scores()) == st.n and set(st.winners()) <= set(range(st.n))
 
 
 def _named_changes(path: Path) -> set:

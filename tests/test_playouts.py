@@ -55,8 +55,11 @@ def test_random_games_end_and_keep_invariants(path, variant, players):
     for seed in range(games_for(path, variant)):
         st, moves = play(game, players, seed)
         lengths.append(len(moves))
-        assert st.winners() or st.scores(), "a finished game has a result"
+        assert st.is_over, f"seed {seed}: the game did not end"
+        scores = st.scores()
+        assert len(scores) == players and all(type(x) is int for x in scores), f"seed {seed}: scores {scores}"
         assert set(st.winners()) <= set(range(players))
+        assert st.result()["winners"] == st.winners(), f"seed {seed}: the result names other winners"
     assert max(lengths) > 0
 
 

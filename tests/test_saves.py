@@ -271,6 +271,12 @@ def test_a_game_of_searching_agents_resumes(tmp_path):
     saves.save_game(file, game, WUNSCH, st, 7, specs, taken)
     saved = saves.load_save(file)
     assert saved.state.to_json() == st.to_json()
+    # and the game goes on exactly as it would have: each agent's generator is where it was
+    after_save = play(saved.state, saved.seat_agents)
+    after_cut = play(st, agents)
+    assert st.is_over and len(after_cut) > 20
+    assert [(a.player, a.label) for a in after_save] == [(a.player, a.label) for a in after_cut]
+    assert saved.state.to_json() == st.to_json()
 
 
 def test_temporary_files_a_killed_run_left_are_cleaned_at_the_next_save(tmp_path):

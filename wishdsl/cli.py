@@ -175,7 +175,8 @@ def cmd_run(args) -> int:
     game = load_game(args.game, args.variant)
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
     if not game.min_players <= players <= game.max_players:  # before one agent is made per seat
-        raise WishError(f"{game.name} is played by {game.min_players} to {game.max_players} players, not {players}")
+        raise WishError(f"{game.name} is played by {game.played_by()}, not {players}"
+                        + variants_for(args, game, players))
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     agents, specs = seat_agents(args, players, seed)
     print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
@@ -185,6 +186,21 @@ def cmd_run(args) -> int:
         keep_crash_state(err, game, seed)
         raise
     return play_out(args, Match(game, args.game, seed, specs, agents), state, [], args.save)
+
+
+def variants_for(args, game, players: int) -> str:
+    """Which of the game's variants are played by `players` (Wish's Solo for one), as a hint."""
+    from dsl.ast import players_text
+    from interpreter import load_game
+
+    if args.variant is not None:
+        return ""
+    fits = [v for v in game.variants if load_game(args.game, v).min_players <= players <=
+            load_game(args.game, v).max_players]
+    if not fits:
+        return ""
+    named = " or ".join(f'--variant "{v}"' if " " in v else f"--variant {v}" for v in fits)
+    return f"; {named} is played by {players_text(players, players, ' to ')}"
 
 
 def resume_run(args) -> int:
