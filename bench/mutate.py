@@ -3,6 +3,7 @@
 tests notice (issue 20). A mutant the tests do not notice ("survived") is a behaviour no test pins down.
 
     python bench/mutate.py [--files F,F…] [--tests T …] [--mutants N] [--seed S] [--timeout SECONDS] [--json OUT]
+                           [--at FILE:LINE …]
 
 The project is copied to a temporary folder once; each mutant is one change of one file, written there, and the
 chosen tests run against it (`python -m pytest -x -q`, from the copy, so that the copy is what is imported). A
@@ -99,10 +100,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--json", help="also write the results here")
+    ap.add_argument("--at", action="append", default=[], metavar="FILE:LINE",
+                    help="only the mutants of this line (again: several), e.g. to run a survivor against more tests")
     args = ap.parse_args(argv)
     files = [f.strip() for f in args.files.split(",") if f.strip()]
     trees = {f: ast.parse((ROOT / f).read_text(encoding="utf-8")) for f in files}
     everything = [(f, i, how, what) for f in files for i, how, what in mutation_points(trees[f])]
+    if args.at:
+        lines = {(f, int(n)) for f, n in (a.rsplit(":", 1) for a in args.at)}
+        everything = [m for m in everything if (m[0], list(ast.walk(trees[m[0]]))[m[1]].lineno) in lines]
     sample = random.Random(args.seed).sample(everything, min(args.mutants, len(everything)))
     print(f"{len(everything)} mutants in {len(files)} files; running {len(sample)} against {len(args.tests)} test files")
     results = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import ast as A
 from . import types as T
 from .errors import did_you_mean
+from .limits import MAX_INT
 from .refs import Ref, RefKind
 from .scope import BUILTINS, CARD_BUILTIN_FIELDS, Scope
 
@@ -34,8 +35,8 @@ class ExprChecks:
         if isinstance(v, bool):
             return T.BOOL
         if isinstance(v, int):
-            if abs(v) > 10**15:
-                self.error(e, "this number is too large", "numbers in a game stay below 10^15")
+            if abs(v) > MAX_INT:  # a literal is read up to MAX_INT_DIGITS digits already
+                self.error(e, f"this number is too large; a game's numbers are at most {MAX_INT:,}")
             return T.INT
         return T.TEXT
 

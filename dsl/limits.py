@@ -3,8 +3,8 @@
 A game's numbers are whole numbers of at most `MAX_INT_DIGITS` digits, written in a file (a `.wish` literal, a
 scenario's or a save's value) or reached while a game runs; larger ones are errors that name where they are.
 """
-MAX_INT_DIGITS = 18
-MAX_INT = 10 ** MAX_INT_DIGITS - 1  # 999,999,999,999,999,999
+MAX_INT_DIGITS = 15
+MAX_INT = 10 ** MAX_INT_DIGITS - 1  # 999,999,999,999,999
 MAX_SIZE = 100_000  # items of a list, characters of a text, that an assignment may store
 
 

@@ -29,7 +29,7 @@ def oversize(value, span):
     """The error for a value stored by an assignment that is larger than a game's values may be (dsl.limits)."""
     if isinstance(value, int):
         exact = value.bit_length() < 10_000  # Python writes out integers of up to 4,300 digits
-        digits = len(str(abs(value))) if exact else int(value.bit_length() * 0.30103) + 1
+        digits = len(str(abs(value))) if exact else int((value.bit_length() - 1) * 0.30102999566398) + 1
         raise WishRuntimeError(f"this makes a number of {'' if exact else 'about '}{digits:,} digits; a game's "
                                f"numbers have at most {MAX_INT_DIGITS} ({MAX_INT:,})", span)
     if isinstance(value, str):

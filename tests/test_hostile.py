@@ -242,16 +242,16 @@ def test_a_game_at_the_nesting_limit_still_runs():
 
 # ---------------------------------------------------------------- numbers too long (issue 20, 1)
 def test_a_number_longer_than_the_limit_is_an_error_at_its_place(tmp_path, capsys):
-    """Python refuses to read integers of more than 4,300 digits; a game's numbers stop at 18, each too long one
+    """Python refuses to read integers of more than 4,300 digits; a game's numbers stop at 15, each too long one
     named where it is (all of them, not the first only)."""
     path = tmp_path / "big.wish"
     path.write_text('game "B" { players 1..' + "9" * 5000 + ' }\nvar x: int = ' + "1" * 5000 +
-                    '\nvar y: int = 1234567890123456789\nvar z: int = 999999999999999999\nplay { }\n', encoding="utf-8")
+                    '\nvar y: int = 1234567890123456\nvar z: int = 999999999999999\nplay { }\n', encoding="utf-8")
     code, _, err = cli(capsys, "check", str(path))
     assert code == 1 and "Traceback" not in err and "Exceeds the limit" not in err
-    assert "big.wish:1:23: error: this number has 5,000 digits; a game's numbers have at most 18" in err
+    assert "big.wish:1:23: error: this number has 5,000 digits; a game's numbers have at most 15" in err
     assert "big.wish:2:14: error: this number has 5,000 digits" in err
-    assert "big.wish:3:14: error: this number has 19 digits" in err and "big.wish:4:" not in err
+    assert "big.wish:3:14: error: this number has 16 digits" in err and "big.wish:4:" not in err
 
 
 @pytest.mark.parametrize("field", ["seed: {n}", "players: {n}", "given: {{supply: {n}}}"])

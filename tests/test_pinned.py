@@ -120,3 +120,42 @@ def test_greedy_takes_the_best_action_every_time():
         st = game.new_state(1, seed=seed)
         play(st, [make_agent("greedy", 0, seed)])
         assert st.scores() == [25]
+
+
+def test_a_number_too_large_even_to_write_out_is_measured():
+    """One expression can make a number of thousands of digits before the assignment stops it: the message
+    counts them exactly up to Python's limit for writing a number out, and estimates beyond."""
+    def power(a, b):
+        return f"  let {b} = " + " * ".join([a] * 10) + "\n"
+    body = "play {\n  let y = 999999999999999\n" + power("y", "a") + power("a", "b") + power("b", "c") + \
+        "  x = c\n}\n"  # (10**15 - 1) ** 1000: 15,000 digits
+    with pytest.raises(WishRuntimeError, match=r"a number of about 15,000 digits"):
+        state_of(body)
+    with pytest.raises(WishRuntimeError, match=r"a number of 30 digits; a game's numbers have at most 15"):
+        state_of("play {\n  let y = 999999999999999\n  x = y * y\n}\n")
+
+
+def test_a_transfer_between_a_local_and_each_kind_of_variable():
+    st = state_of("enum Hue { red \"Red\", blue \"Blue\" }\nvar store[h: Hue]: int = 0\n"
+                  "play {\n  let pot = 9\n  transfer 2 from pot to first(players).n\n  transfer 3 from pot to x\n"
+                  "  transfer 1 from pot to store[blue]\n  first(players).n += pot\n}\n")
+    assert st.scores() == [2 + 3] and st.gvars[st.game.gvar_index["x"]] == 1 + 3
+    assert st.kvars[st.game.kvar_index["store"]] == [0, 1]
+
+
+def test_repeated_option_keys_are_numbered_as_their_labels_are():
+    """The first of equal options keeps its key, as its label keeps its text; the k-th repeat is (key, "#", k),
+    so that a search merging what it learnt by key merges the same options a person would by label."""
+    from interpreter.views import numbered
+
+    assert numbered(("a", "b", "a", "a")) == ("a", "b", ("a", "#", 2), ("a", "#", 3))
+    assert numbered(("a", "b")) == ("a", "b")
+
+
+def test_a_moved_card_of_the_one_kind_with_that_field_reads_it():
+    """`when moved(c, …)` binds a card of any kind; `c.shine` names the one kind that has the field."""
+    game = load_source('game "K" { players 1..1 }\ncard Gem { shine: int = 0 }\nzone deck: Gem hidden\n'
+                       'zone pile: Gem public\ncards Gem in deck {\n  | name | shine |\n  | "G" | 4 |\n}\n'
+                       'var x: int = 0\nwhen moved(c, from, to) if to == pile { x += c.shine }\n'
+                       'play { move top 1 of deck to pile }\nscoring p { score "s" x }\n')
+    assert game.new_state(1, seed=1).scores() == [4]

@@ -35,9 +35,9 @@ CASES = {
     "deep function recursion": (f'function depth(n: int): int = if n <= 0 then 0 else {DEEP}\n'
                                 'play {\n  x = depth(100000)\n}\n', "6:", ["function 'depth'", "too deep"]),
     "number growth": ('play {\n  x = 2\n  repeat 40 {\n    x = x * x\n  }\n}\n', "9:5",
-                      ["a number of 20 digits", "at most 18 (999,999,999,999,999,999)"]),
+                      ["a number of 20 digits", "at most 15 (999,999,999,999,999)"]),
     "number growth in a local": ('play {\n  let y = 3\n  repeat 40 {\n    y = y * y\n  }\n  x = 1\n}\n', "9:5",
-                                 ["a number of 31 digits", "at most 18"]),
+                                 ["a number of 16 digits", "at most 15"]),
     "list growth": ('play {\n  let l = [1]\n  repeat 40 {\n    l = l + l\n  }\n  x = count(l)\n}\n', "9:5",
                     ["a list of 131,072 items", "at most 100,000"]),
     "text growth": ('play {\n  let t = "ab"\n  repeat 40 {\n    t = t + t\n  }\n}\n', "9:5",
