@@ -6,6 +6,7 @@ scenario's or a save's value) or reached while a game runs; larger ones are erro
 MAX_INT_DIGITS = 15
 MAX_INT = 10 ** MAX_INT_DIGITS - 1  # 999,999,999,999,999
 MAX_SIZE = 100_000  # items of a list, characters of a text, that an assignment may store
+MAX_SOURCE = 500_000  # characters of a game file (bytes read: four times as many); Wish has about 70,000
 
 
 def too_many_digits(text: str) -> int:

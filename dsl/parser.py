@@ -7,14 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from . import ast as A
-from .limits import TooLarge, read_text
+from .limits import MAX_SOURCE, TooLarge, read_text
 from . import cache
 from .errors import Diagnostic, WishSyntaxError
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SYNTAX_ERRORS = 20
 MAX_DEPTH = 200
-MAX_SOURCE = 500_000  # characters (bytes for a file on disk); the largest game, Wish, has about 70,000
 
 if TYPE_CHECKING:  # Lark is imported when a text must really be parsed (not on a cache hit)
     import lark

@@ -24,8 +24,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from dsl.limits import read_text
-from dsl.parser import MAX_SOURCE
+from dsl.limits import MAX_SOURCE, read_text
 
 from .frames import MODULE_NAME
 

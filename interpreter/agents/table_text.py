@@ -12,7 +12,6 @@ import textwrap
 from typing import Callable, Optional
 
 WIDTH = 100
-CARD_DETAIL = ("full", "line", "none")
 
 
 def table_lines(table: dict, me: int, describe: Optional[Callable] = None, width: int = WIDTH,
