@@ -316,18 +316,19 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
                     if not (isinstance(cell, A.Literal) and type(cell.value) is int and cell.value >= 0):
                         self.error(cell, "a card count is a whole number, 0 or more")
                         continue
-                    before = self.card_total
-                    self.card_total += cell.value
-                    if before <= MAX_CARDS < self.card_total:
-                        self.error(cell, f"this brings the game to {self.card_total:,} cards; a game has at most "
-                                         f"{MAX_CARDS:,} (all card tables together)")
+                    self.count_cards(cell.value, cell)
                 elif col in fields:
                     self.expect(cell, fields[col], Scope(pure=True), f"column '{col}'")
             if "count" not in cd.columns:
-                self.card_total += 1
-                if self.card_total == MAX_CARDS + 1:
-                    self.error(row, f"this brings the game to {self.card_total:,} cards; a game has at most "
-                                    f"{MAX_CARDS:,} (all card tables together)")
+                self.count_cards(1, row)
+
+    def count_cards(self, n: int, node) -> None:
+        """Add `n` card instances; the node that takes the game past MAX_CARDS is reported, once."""
+        before = self.card_total
+        self.card_total += n
+        if before <= MAX_CARDS < self.card_total:
+            self.error(node, f"this brings the game to {self.card_total:,} cards; a game has at most "
+                             f"{MAX_CARDS:,} (all card tables together)")
 
     # ---------------------------------------------------------------- pass 2: bodies
     def check_bodies(self) -> None:

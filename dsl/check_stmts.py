@@ -12,6 +12,7 @@ import attrs
 
 from . import ast as A
 from . import types as T
+from .parser import RESERVED as KEYWORDS
 from .refs import Ref, RefKind
 from .scope import BUILTINS, Scope
 
@@ -280,9 +281,7 @@ class StmtChecks:
         pass
 
 
-STATEMENT_WORDS = ("let", "if", "for", "repeat", "while", "move", "shuffle", "peek", "reveal", "turn", "swap",
-                   "announce", "log", "choose", "simultaneously", "act", "resolve", "emit", "require", "end",
-                   "transfer")
+STATEMENT_WORDS = tuple(sorted(KEYWORDS - {"in", "else", "then", "and", "or", "not", "true", "false", "none"}))
 
 
 def statement_word(e) -> Optional[str]:

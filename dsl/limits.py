@@ -7,6 +7,7 @@ MAX_INT_DIGITS = 15
 MAX_INT = 10 ** MAX_INT_DIGITS - 1  # 999,999,999,999,999
 MAX_SIZE = 100_000  # items of a list, characters of a text, that an assignment may store
 MAX_SOURCE = 500_000  # characters of a game file (bytes read: four times as many); Wish has about 70,000
+MAX_CARDS = 10_000  # card instances in a game, all card tables together (Wish has 70)
 
 
 def too_many_digits(text: str) -> int:
@@ -32,5 +33,3 @@ def read_text(path, limit: int) -> str:
     if len(data) > limit:
         raise TooLarge(f"more than {limit:,} bytes")
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
-
-MAX_CARDS = 10_000  # card instances in a game, all card tables together (Wish has 70)

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from . import ast as A
-from .limits import MAX_SOURCE, TooLarge, read_text
 from . import cache
 from .errors import Diagnostic, WishSyntaxError
+from .limits import MAX_SOURCE, TooLarge, read_text
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SYNTAX_ERRORS = 20

@@ -11,7 +11,6 @@ table or a scoring section replaces the game's whole one, like any other definit
 from __future__ import annotations
 
 import difflib
-
 from typing import Optional
 
 import attrs

@@ -195,8 +195,11 @@ def variants_for(args, game, players: int) -> str:
 
     if args.variant is not None:
         return ""
-    fits = [v for v in game.variants if load_game(args.game, v).min_players <= players <=
-            load_game(args.game, v).max_players]
+    fits = []
+    for v in game.variants:
+        other = load_game(args.game, v)
+        if other.min_players <= players <= other.max_players:
+            fits.append(v)
     if not fits:
         return ""
     named = " or ".join(f'--variant "{v}"' if " " in v else f"--variant {v}" for v in fits)

@@ -175,9 +175,8 @@ def read_body(path: str) -> tuple:
         raise WishError(f"{path}: damaged: the save has no body")
     if doc.get("checksum") != checksum(body):
         raise WishError(f"{path}: damaged: checksum mismatch (the file was changed or cut short)")
-    signed = doc.get("signature")
-    mine = isinstance(signed, str) and signature(body) is not None and hmac.compare_digest(signed, signature(body))
-    return body, mine
+    signed, expected = doc.get("signature"), signature(body)
+    return body, isinstance(signed, str) and expected is not None and hmac.compare_digest(signed, expected)
 
 
 def _looks_like(doc: dict) -> str:
@@ -216,9 +215,8 @@ def load_save(path: str, game_path: Optional[str] = None) -> Saved:
         name = body.get("name")
         if isinstance(name, str) and name != game.name:
             raise WishError(f"{path}: a save of {name}, not of {game.name} ({gpath})")
-        written = os.path.normpath(Path(path).resolve().parent / saved.path)
-        raise WishError(f"{path}: saved from a different version of {written} (fingerprint {fingerprint}); "
-                        f"{gpath} now gives {game.fingerprint}")
+        raise WishError(f"{path}: saved from a different version of {beside(path, saved.path)} (fingerprint "
+                        f"{fingerprint}); {gpath} now gives {game.fingerprint}")
     state_doc = body.get("state")
     stored = None  # a state an older wishdsl wrote cannot be compared: its seed and actions are enough
     if not (isinstance(state_doc, dict) and older_format(state_doc.get("format"))):
@@ -243,10 +241,15 @@ def game_of_save(path: str, body: dict, mine: bool) -> str:
     may name it anywhere; anyone else's only inside the save's folder tree or a folder the user allowed."""
     name = body.get("game")
     if mine:
-        game = Path(os.path.normpath(Path(path).resolve().parent / name))
+        game = beside(path, name)
         if game.suffix == ".wish" and game.is_file():
             return str(game)
     return str(named_game(path, name, "give the game: wishdsl run GAME --resume FILE"))
+
+
+def beside(path: str, name: str) -> Path:
+    """The file `name` names relative to the folder of the save `path`."""
+    return Path(os.path.normpath(Path(path).resolve().parent / name))
 
 
 def default_save_path(game_path: str, seed: int) -> str:

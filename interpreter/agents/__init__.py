@@ -15,7 +15,6 @@ overrides the seed derived from the game's); other options are those its class l
 from __future__ import annotations
 
 import math
-
 from typing import Callable, Optional
 
 from dsl.errors import WishError, did_you_mean

@@ -23,7 +23,7 @@ from . import Agent, Undo
 from .answers import Names, Numbers
 from .answers import pick as pick_answer
 from .screen import Detail, fit, log_section, options_section
-from .table_text import WIDTH, cards_text, score_breakdown, table_lines
+from .table_text import WIDTH, cards_text, own_cards, score_breakdown, table_lines
 
 MAX_ANNOUNCEMENTS = 12
 HEIGHT = 40  # lines of a screen written to a file or a pipe
@@ -131,11 +131,8 @@ class HumanAgent(Agent):
                 out.append(f"player {p + 1}{' (you)' if p == me else ''}: " + _pairs(pv))
         for z in view.get("zones", []):
             out.append(f"{z['zone']} [{len(z['cards'])}]: {cards_text(z['cards'], facing=True)}")
-            if z.get("owner") == me and self.reference is not None:
-                for c in z["cards"]:
-                    line = None if c.get("hidden") else self.reference.summary(c["name"])
-                    if line:
-                        out.append(f"    • {c['name']}: {line}")
+            if self.reference is not None:
+                out.extend(f"    • {name}: {line}" for name, line in own_cards([z], me, self.reference.summary))
         return out
 
     def size(self) -> tuple:

@@ -57,9 +57,15 @@ def score_breakdown(table: dict, me: int) -> list:
     return out or ["This game declares no score."]
 
 
+def item_text(item: dict, sep: str = " ") -> str:
+    """A shown value with its label ("VP tokens 2"; `sep` ": " in a board's cell), or alone when it has no label
+    or is a yes-or-no that shows its label."""
+    return item["value"] if item["value"] == item["label"] or not item["label"] else \
+        f"{item['label']}{sep}{item['value']}"
+
+
 def values_text(items: list) -> list:
-    return [i["value"] if i["value"] == i["label"] or not i["label"] else f"{i['label']} {i['value']}"
-            for i in items]
+    return [item_text(i) for i in items]
 
 
 def zone_name(z: dict) -> str:
@@ -116,19 +122,24 @@ def card_texts(zones: list, me: int, describe: Optional[Callable], width: int, c
     if describe is None or cards == "none":
         return []
     out = []
+    for name, line in own_cards(zones, me, describe):
+        text = f"    • {name}: {line}"
+        if cards == "line":
+            out.append(text if len(text) <= width else text[:width - 1].rstrip() + "…")
+        else:
+            out.extend(textwrap.wrap(text, width, subsequent_indent="        "))
+    return out
+
+
+def own_cards(zones: list, me: int, describe: Callable):
+    """(name, summary) of each card `me` sees in their own zones that `describe` has a summary for."""
     for z in zones:
         if z.get("owner") != me:
             continue
         for c in z["cards"]:
             line = None if c.get("hidden") else describe(c["name"])
-            if not line:
-                continue
-            text = f"    • {c['name']}: {line}"
-            if cards == "line":
-                out.append(text if len(text) <= width else text[:width - 1].rstrip() + "…")
-            else:
-                out.extend(textwrap.wrap(text, width, subsequent_indent="        "))
-    return out
+            if line:
+                yield c["name"], line
 
 
 def board_lines(board: dict, width: int) -> list:
@@ -148,8 +159,7 @@ def board_lines(board: dict, width: int) -> list:
 
 def cell_lines(cell: dict, w: int) -> list:
     """A board cell's values and zones, as many to a line as fit (' · ' between them)."""
-    parts = [i["value"] if i["value"] == i["label"] or not i["label"] else f"{i['label']}: {i['value']}"
-             for i in cell["items"]]
+    parts = [item_text(i, ": ") for i in cell["items"]]
     parts += [f"{zone_name(z)}: {cards_text(z['cards'])}" for z in cell.get("zones", [])]
     lines: list = []
     for part in parts:
