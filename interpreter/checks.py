@@ -13,18 +13,33 @@ from .frames import MODULE_NAME
 def broken_amounts(st) -> list:
     """No variable below its minimum, no negative amount in a bag, no zone over its limit."""
     g, out = st.game, []
-    rows = [(g.gvars[i], "", v) for i, v in enumerate(st.gvars)]
-    rows += [(g.pvars[i], f"{st.player_name(p)} ", v) for p in st.seats for i, v in enumerate(st.pvars[p])]
-    rows += [(g.kvars[i], f"[{k}] ", v) for i, vs in enumerate(st.kvars) for k, v in enumerate(vs)]
-    for info, owner, value in rows:
-        if info.minimum is not None and isinstance(value, int) and value < info.minimum:
-            out.append(f"{owner}{info.name} is {value}, below its minimum {info.minimum}")
-        if info.ty.kind == "bag" and isinstance(value, tuple) and any(x < 0 for x in value):
-            out.append(f"{owner}{info.name} holds a negative amount")
+    for i in _watched(g.gvars):
+        _check_amount(g.gvars[i], lambda: "", st.gvars[i], out)
+    pvars = _watched(g.pvars)
+    for p in st.seats:
+        row = st.pvars[p]
+        for i in pvars:
+            _check_amount(g.pvars[i], lambda: f"{st.player_name(p)} ", row[i], out)
+    for i in _watched(g.kvars):
+        for k, v in enumerate(st.kvars[i]):
+            _check_amount(g.kvars[i], lambda: f"[{k}] ", v, out)
     for slot, limit in enumerate(st.lay.slot_limit):
         if limit is not None and len(st.zones[slot]) > limit(st, {}):
             out.append(f"{st.lay.slot_names[slot]} holds {len(st.zones[slot])} cards, over its limit")
     return out
+
+
+def _watched(infos) -> list:
+    """The variables an amount check looks at: those with a minimum, and bags."""
+    return [i for i, info in enumerate(infos) if info.minimum is not None or info.ty.kind == "bag"]
+
+
+def _check_amount(info, owner, value, out: list) -> None:
+    """`owner()` names whose variable it is, written only for a broken one."""
+    if info.minimum is not None and isinstance(value, int) and value < info.minimum:
+        out.append(f"{owner()}{info.name} is {value}, below its minimum {info.minimum}")
+    if info.ty.kind == "bag" and isinstance(value, tuple) and any(x < 0 for x in value):
+        out.append(f"{owner()}{info.name} holds a negative amount")
 
 
 def rule_path(st, most: int = 6) -> str:

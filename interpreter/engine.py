@@ -409,10 +409,13 @@ class State(Machine):
     def broken_invariants(self) -> list:
         """Names of the game's declared invariants that do not hold now, and broken engine invariants."""
         out = [name for name, cond in self.game.invariants if not cond(self, {})]
-        for slot, cards in enumerate(self.zones):
-            if any(self.where[c] != slot for c in cards):
-                out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
-        if sorted(c for z in self.zones for c in z) != list(range(len(self.where))):
+        zones, where = self.zones, self.where
+        cards = [c for z in zones for c in z]
+        if [where[c] for c in cards] != [slot for slot, z in enumerate(zones) for _ in z]:
+            for slot, z in enumerate(zones):
+                if any(where[c] != slot for c in z):
+                    out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
+        if sorted(cards) != list(range(len(where))):
             out.append("a card is lost or in two places")
         return out + checks.broken_amounts(self)
 

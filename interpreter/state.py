@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import struct
 
 from .frames import Frame, FrameKind
 
 MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's step
 LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(1025))  # rejection bounds of small n
 
 
@@ -18,7 +20,7 @@ class Rng:
         self.s = seed & MASK64
 
     def next64(self) -> int:
-        self.s = (self.s + 0x9E3779B97F4A7C15) & MASK64
+        self.s = (self.s + GAMMA) & MASK64
         z = self.s
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
@@ -33,22 +35,46 @@ class Rng:
                 return r % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher-Yates from the last item down, each index drawn as `below` draws it (written out here: a
-        shuffle is most of the generator's work)."""
+        """Fisher-Yates from the last item down, each index drawn as `below` draws it. A shuffle is most of the
+        generator's work, so its draws are computed together: SplitMix64's k-th next state is the seed plus k
+        times its constant, so up to 256 of them are packed into one integer (128 bits each: a product of two
+        64-bit numbers fits) and mixed with a few operations on it. A draw that `below` would reject is
+        rejected here too, and the next batch starts after it, so every shuffle is the same as one draw at a
+        time."""
         s = self.s
-        for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)
-            while True:
-                s = (s + 0x9E3779B97F4A7C15) & MASK64
-                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-                z ^= z >> 31
-                if z < limit:
+        i = len(items) - 1
+        while i > 0:
+            m = i if i < 256 else 256
+            rep, steps, masks, unpack = _batch(m)
+            z = (s * rep + steps) & masks
+            z = (((z ^ (z >> 30)) & masks) * 0xBF58476D1CE4E5B9) & masks
+            z = (((z ^ (z >> 27)) & masks) * 0x94D049BB133111EB) & masks
+            z ^= z >> 31
+            used = m
+            for k, r in enumerate(unpack(z.to_bytes(m << 4, "little"))):
+                n = i + 1
+                if r >= (LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)):
+                    used = k + 1
                     break
-            j = z % n
-            items[i], items[j] = items[j], items[i]
+                j = r % n
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+            s = (s + used * GAMMA) & MASK64
         self.s = s
+
+
+_BATCHES: dict = {}
+
+
+def _batch(m: int) -> tuple:
+    """For m draws at once: the seed's multiplier putting it in every 128-bit lane, the lanes' steps (k + 1
+    times the constant), the mask of each lane's low 64 bits, and the unpacker of those 64 bits."""
+    b = _BATCHES.get(m)
+    if b is None:
+        rep = sum(1 << (128 * k) for k in range(m))
+        steps = sum((GAMMA * (k + 1)) << (128 * k) for k in range(m))
+        b = _BATCHES[m] = (rep, steps, MASK64 * rep, struct.Struct("<" + "Q8x" * m).unpack)
+    return b
 
 
 class Decision:

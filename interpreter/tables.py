@@ -131,6 +131,7 @@ class Layout:
     slot_limit: list
     pzone_base: int
     active: dict
+    slot_keep: list  # who comes to know a face-down card arriving in the slot: all, its owner, or nobody
 
 
 def event_key(ev: A.EventPattern) -> tuple:

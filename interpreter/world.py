@@ -15,6 +15,7 @@ from .log import Entry
 from .state import StateData
 
 
+MOVED = ("moved",)  # the event of a card move
 PLACE_GROUPS = {"gvar": 0, "pvar": 1, "kvar": 2}  # `read_place`'s kinds of variables → write_vars' groups
 
 
@@ -121,14 +122,12 @@ class World(StateData):
     # ---------------------------------------------------------------- cards
     def _enter(self, c: int, slot: int, facing) -> None:
         """A card arrives in a zone: its facing and who knows it follow the zone's visibility."""
-        vis = self.lay.slot_vis[slot]
-        if facing == "up" or vis == "public":
+        if facing == "up" or self.lay.slot_vis[slot] == "public":
             self.face[c] = True
             self.known[c] = self.all_mask
         else:
             self.face[c] = False
-            if vis == "owner":
-                self.known[c] |= 1 << self.lay.slot_owner[slot]
+            self.known[c] |= self.lay.slot_keep[slot]
         self.seen[c] |= self.known[c]
 
     def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
@@ -160,22 +159,39 @@ class World(StateData):
 
     def _put(self, cards: tuple, src: int, srcs, dest: int, place: str, facing, span) -> None:
         """Cards taken out of their zones (`src`: the one they all left, else -1; `srcs`: each one's, None when
-        they all left `src`) arrive in zone `dest`; the move is logged and its events fire."""
+        they all left `src`) arrive in zone `dest`, their facing and who knows them following the zone's
+        visibility; the move is logged with who knows each card now, and its events fire."""
         self.version += 1
         zone = self.zones[dest]
         if place == "top":
             zone[0:0] = cards
         else:
             zone.extend(cards)
-        self._arrive(cards, dest, facing)
-        limit = self.lay.slot_limit[dest]
+        where, face, known, seen = self.where, self.face, self.known, self.seen
+        lay = self.lay
+        if facing == "up" or lay.slot_vis[dest] == "public":
+            everyone = self.all_mask
+            for c in cards:
+                where[c] = dest
+                face[c] = True
+                known[c] = seen[c] = everyone
+            knew = (everyone,) * len(cards)
+        else:
+            keep = lay.slot_keep[dest]
+            for c in cards:
+                where[c] = dest
+                face[c] = False
+                k = known[c] = known[c] | keep
+                seen[c] |= k
+            knew = tuple([known[c] for c in cards])
+        limit = lay.slot_limit[dest]
         if limit is not None and len(zone) > limit(self, {}):
-            raise WishRuntimeError(f"{self.lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
+            raise WishRuntimeError(f"{lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
                                    span, state=self)
-        log.cards(self, Entry.MOVE, cards, src, dest)
-        if ("moved",) in self.game.triggers:
+        self.log.append((Entry.MOVE, cards, knew, src, dest))
+        if MOVED in self.game.triggers:
             for i, c in enumerate(cards):
-                self.emit(("moved",), (c, srcs[i] if srcs is not None else src, dest))
+                self.emit(MOVED, (c, srcs[i] if srcs is not None else src, dest))
 
     def _take(self, cards: tuple, srcs: list, src: int) -> None:
         """Take the cards out of their zones (`src`: the one zone they all come from, else -1)."""
@@ -189,34 +205,10 @@ class World(StateData):
         for c, s in zip(cards, srcs):
             zones[s].remove(c)
 
-    def _arrive(self, cards: tuple, dest: int, facing) -> None:
-        """Cards arrive in zone `dest`: their facing and who knows them follow the zone's visibility."""
-        where, face, known, seen = self.where, self.face, self.known, self.seen
-        vis = self.lay.slot_vis[dest]
-        if facing == "up" or vis == "public":
-            everyone = self.all_mask
-            for c in cards:
-                where[c] = dest
-                face[c] = True
-                known[c] = seen[c] = everyone
-        elif vis == "owner":
-            bit = 1 << self.lay.slot_owner[dest]
-            for c in cards:
-                where[c] = dest
-                face[c] = False
-                k = known[c] = known[c] | bit
-                seen[c] |= k
-        else:
-            for c in cards:
-                where[c] = dest
-                face[c] = False
-                seen[c] |= known[c]
-
     def shuffle(self, slot: int) -> None:
         self.version += 1
         self.rng.shuffle(self.zones[slot])
-        vis = self.lay.slot_vis[slot]
-        keep = self.all_mask if vis == "public" else (1 << self.lay.slot_owner[slot]) if vis == "owner" else 0
+        keep = self.lay.slot_keep[slot]
         face, known = self.face, self.known
         hidden = tuple([c for c in self.zones[slot] if not face[c]])
         for c in hidden:
