@@ -132,6 +132,7 @@ class Layout:
     pzone_base: int
     active: dict
     slot_keep: list  # who comes to know a face-down card arriving in the slot: all, its owner, or nobody
+    slot_public: list  # is the slot's visibility public?
 
 
 def event_key(ev: A.EventPattern) -> tuple:

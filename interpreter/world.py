@@ -16,6 +16,7 @@ from .state import StateData
 
 
 MOVED = ("moved",)  # the event of a card move
+MOVE = Entry.MOVE
 PLACE_GROUPS = {"gvar": 0, "pvar": 1, "kvar": 2}  # `read_place`'s kinds of variables → write_vars' groups
 
 
@@ -169,7 +170,7 @@ class World(StateData):
             zone.extend(cards)
         where, face, known, seen = self.where, self.face, self.known, self.seen
         lay = self.lay
-        if facing == "up" or lay.slot_vis[dest] == "public":
+        if facing == "up" or lay.slot_public[dest]:
             everyone = self.all_mask
             for c in cards:
                 where[c] = dest
@@ -188,7 +189,7 @@ class World(StateData):
         if limit is not None and len(zone) > limit(self, {}):
             raise WishRuntimeError(f"{lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
                                    span, state=self)
-        self.log.append((Entry.MOVE, cards, knew, src, dest))
+        self.log.append((MOVE, cards, knew, src, dest))
         if MOVED in self.game.triggers:
             for i, c in enumerate(cards):
                 self.emit(MOVED, (c, srcs[i] if srcs is not None else src, dest))
