@@ -11,7 +11,7 @@ What the module defines:
 - `xN(st, env)`: an expression (a variable's start value, a requirement, a scoring step, options of a choice);
 - `fN(st, a0, …)` and its memoised twin `FN(st, span, a0, …)`: a function of the game;
 - `pN(st, env)`: a procedure that never stops, called directly;
-- `bN(st, f)`: a block run from a frame of the effect stack (codegen_stmts.py).
+- `bN(st, f)`: a block run from a frame of the effect stack (codegen_frames.py).
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from dsl.refs import RefKind
 
 from . import runtime as R
 from .codegen_exprs import ExprGen, lasting_functions
-from .codegen_stmts import Out, StmtGen
+from .codegen_frames import FrameGen, Out
+from .codegen_stmts import StmtGen
 from .frames import MODULE_NAME, FrameKind
 from .log import logged
 
@@ -74,7 +75,7 @@ class Rules:
                 self.namespace[name] = table(key)
 
 
-class CodeGen(ExprGen, StmtGen):
+class CodeGen(ExprGen, FrameGen, StmtGen):
     """Generates the rules module of one game. Request what the Game needs (`root`, `procedure_code`,
     `action_block`, …), then `compile()` once."""
 

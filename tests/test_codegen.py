@@ -181,7 +181,7 @@ def test_the_rules_command_prints_the_module(capsys):
 def test_every_expression_and_statement_class_has_a_case_in_the_generator():
     from dsl import ast as A
     from interpreter.codegen import CodeGen
-    from interpreter.codegen_stmts import ALWAYS_STOPPING
+    from interpreter.codegen_frames import ALWAYS_STOPPING
 
     def subclasses(base):
         out = set()

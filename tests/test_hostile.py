@@ -282,7 +282,7 @@ def test_a_device_that_never_ends_is_read_only_up_to_the_limit(capsys, argv, mes
 
 
 def test_a_scenario_that_never_ends_is_read_only_up_to_the_limit(tmp_path):
-    from wishdsl.scenario import load_yaml
+    from wishdsl.scenario_files import load_yaml
 
     with pytest.raises(WishError, match="larger than 1 MB"):
         load_yaml("/dev/zero")
