@@ -211,7 +211,11 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         """The name of `def eN(st, who, out)`, which appends to `out` the key (name, parameter values) of every
         legal instance of action `a`, in the order `Machine._instances` lists them: `guards` are the leading
         requirements that read no parameter, `requires` the others as (level, condition), each checked once
-        the `level` first parameters are chosen."""
+        the `level` first parameters are chosen.
+
+        A parameter whose values and requirements read none of the parameters before it (Wish's `column`
+        after a destination) has the same legal values for every choice of those: they are worked out when
+        its loop is first reached and kept for the others (never when something there draws at random)."""
         name = self.fresh("e")
         out = Out()  # written whole into roots_out at the end: writing an expression may write other functions
         out(f"def {name}(st, who, out):  # action {a.name!r}, line {a.span.line}")
@@ -226,18 +230,42 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
             var = self.fresh("v")
             values.append(var)
             domain = self.domain(p, types[i])
+            test = " and ".join(f"({self.expr(c, {})})" for c in checks)
+            if checks and self.kept(a, i, checks):
+                kept = self.fresh("_kept")
+                out.lines.insert(1, f"    {kept} = None")
+                out(f"{indent}if {kept} is None:")
+                out(f"{indent}    {kept} = []")
+                out(f"{indent}    for {var} in tuple({domain}):")
+                out(f"{indent}        env[{p.name!r}] = {var}")
+                out(f"{indent}        if {test}:")
+                out(f"{indent}            {kept}.append({var})")
+                out(f"{indent}for {var} in {kept}:")
+                indent += "    "
+                if i < len(a.params) - 1:
+                    out(f"{indent}env[{p.name!r}] = {var}")
+                continue
             out(f"{indent}for {var} in {domain if last else f'tuple({domain})'}:")
             indent += "    "
             if not last:
                 out(f"{indent}env[{p.name!r}] = {var}")
             if checks:
-                out(f"{indent}if not (" + " and ".join(f"({self.expr(c, {})})" for c in checks) + "):")
+                out(f"{indent}if not ({test}):")
                 out(f"{indent}    continue")
         out(f"{indent}out.append(({a.name!r}, (" + "".join(f"{v}, " for v in values) + ")))")
         out(f"{indent}if len(out) > _MAX_OPTIONS:")
         out(f"{indent}    raise _too_many({a.name!r}, _S[{self.span(a)}])")
         self.roots_out.lines.extend(out.lines)
         return name
+
+    def kept(self, a: A.Action, i: int, checks: list) -> bool:
+        """Are parameter i's legal values the same for every choice of the parameters before it?"""
+        if i == 0:
+            return False
+        before = {p.name for p in a.params[:i]}
+        p = a.params[i]
+        parts = [*checks, *([p.domain] if p.domain is not None else [])]
+        return not any(A.uses_names(x, before) or self.draws(x) for x in parts)
 
     def domain(self, p: A.ActionParam, t) -> str:
         """The values a parameter of an action ranges over: its `in` collection, or every value of type `t`."""

@@ -253,10 +253,48 @@ def test_checking_requirements_early_fails_each_option_on_the_same_requirement(p
                         assert got == _each_on_its_own(st, a, who)
                         legal = [key[1] for key, _, _ in st.action_options([name], who, legal_only=True)]
                         assert legal == [values for values, reason in got if reason is None]
+                        assert [key[1] for key in st.legal_instances([name], who)] == legal  # compiled
                         compared += 1
             actions = st.legal_actions(st.to_move[0])
             st.apply(actions[rng.randrange(len(actions))])
     assert compared > 50
+
+
+KEPT = '''
+game "Kept" { players 1..1 }
+var asked: int = 0
+function fine(n: int): bool = n != 20
+action pick(a in [1, 2, 3], b in [10, 20, 30]) {
+  require a != 2 else "not two"
+  require fine(b) else "not twenty"
+  asked += 1
+}
+action step(a in [1, 2, 3], b in [a, a + 1]) {
+  require b != 2 else "not two"
+}
+action total(a in [1, 2, 3], b in [10, 20, 30]) {
+  require a + b != 21 else "not twenty-one"
+}
+play { act one of pick, step, total by first(players) }
+scoring p { score "asked" asked }
+'''
+
+
+def test_values_of_a_parameter_its_predecessors_do_not_change_are_worked_out_once():
+    """`b`'s requirement in `pick` reads no earlier parameter: its legal values are kept for every `a` (the
+    compiled enumerator says so). Where `b`'s values or its requirement read `a`, they are worked out for each
+    `a`. Either way the instances are those checked one by one."""
+    game = load_source(KEPT)
+    source = game.rules.source
+    enumerators = {name: source[source.index(f"# action {name!r}"):].split("\ndef ")[0] for name in game.actions}
+    assert "_kept" in enumerators["pick"]
+    assert "_kept" not in enumerators["step"] and "_kept" not in enumerators["total"]
+    st = game.new_state(1, seed=2)
+    assert st.legal_instances(["pick"], 0) == (("pick", (1, 10)), ("pick", (1, 30)), ("pick", (3, 10)),
+                                               ("pick", (3, 30)))
+    for name, a in game.actions.items():
+        assert st.legal_instances([name], 0) == tuple(
+            (name, v) for v, reason in _each_on_its_own(st, a, 0) if reason is None)
 
 
 def test_an_option_is_structured_and_its_label_is_read_while_it_is_offered():

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import sys
 from pathlib import Path
 from typing import Optional
@@ -177,7 +176,11 @@ def cmd_run(args) -> int:
     if not game.min_players <= players <= game.max_players:  # before one agent is made per seat
         raise WishError(f"{game.name} is played by {game.played_by()}, not {players}"
                         + variants_for(args, game, players))
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    seed = args.seed
+    if seed is None:
+        import secrets  # only here: it costs every other command ~10 ms of start-up
+
+        seed = secrets.randbelow(2**31)
     agents, specs = seat_agents(args, players, seed)
     print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
     try:
