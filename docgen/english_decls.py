@@ -345,6 +345,28 @@ def d_scoring(en: EnglishBase, s: A.Scoring) -> str:
     return "Scoring: " + " ".join(score_step(en, st, s.var) for st in s.steps)
 
 
+def weight_text(weight: int) -> str:
+    """A heuristic's weight as a share: "60%", "−5%"."""
+    return f"{weight:,}%".replace("-", "−")
+
+
+def estimate(en: EnglishBase, t: A.Estimate, var: str) -> str:
+    en.you_names.add(var)
+    try:
+        return f"{t.label}, counted at {weight_text(t.weight)}: {en.expr(t.expr)}."
+    finally:
+        en.you_names.discard(var)
+
+
+def d_estimate(en: EnglishBase, t: A.Estimate) -> str:
+    return estimate(en, t, en.sym.heuristic.var if en.sym.heuristic is not None else "p")
+
+
+def d_heuristic(en: EnglishBase, h: A.Heuristic) -> str:
+    return ("AI players value an unfinished game as your score if it ended now, plus: "
+            + " ".join(estimate(en, t, h.var) for t in h.terms))
+
+
 def d_variant(en: EnglishBase, v: A.Variant) -> str:
     return f"Variant {quote(v.name)}: " + (v.doc or f"changes {len(v.decls)} rule(s)").splitlines()[0]
 
@@ -408,7 +430,7 @@ RENDER: dict = {
     A.Function: d_function, A.Procedure: d_procedure, A.ActionParam: d_actionparam, A.Action: d_action,
     A.EventPattern: d_eventpattern, A.Trigger: d_trigger, A.Instant: d_instant, A.StaticMod: d_static,
     A.Abilities: d_abilities, A.Setup: d_setup, A.Play: d_play, A.ScoreStep: d_scorestep,
-    A.Scoring: d_scoring, A.Variant: d_variant, A.Remove: d_remove, A.Extends: d_extends,
+    A.Scoring: d_scoring, A.Estimate: d_estimate, A.Heuristic: d_heuristic, A.Variant: d_variant, A.Remove: d_remove, A.Extends: d_extends,
     A.Invariant: d_invariant, A.ShowItem: d_showitem, A.TablePart: d_tablepart, A.Table: d_table,
     A.ZoneMark: d_zonemark,
     A.Program: d_program,

@@ -25,7 +25,7 @@ from dsl.refs import RefKind, kind_of
 
 from .endings import explain_end
 from .english import English
-from .english_decls import VISIBILITY, cell, static_text, trigger_parts
+from .english_decls import VISIBILITY, cell, static_text, trigger_parts, weight_text
 from .words import Step, camel_words, cap, humanize, join_and, kind_noun, quote, sentence, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -136,6 +136,16 @@ def calls_in(node) -> list:
     return out
 
 
+def heuristic_data(en: English, h: A.Heuristic) -> dict:
+    """The heuristic, for the designers' appendix: its doc and each estimate with its weight, in English."""
+    en.you_names.add(h.var)
+    try:
+        return {"doc": h.doc, "terms": [{"label": t.label, "weight": weight_text(t.weight), "text": en.expr(t.expr)}
+                                        for t in h.terms]}
+    finally:
+        en.you_names.discard(h.var)
+
+
 def decl_label(d) -> str:
     """A short name of a declaration, for the list of what a variant changes."""
     if isinstance(d, A.Game):
@@ -146,9 +156,9 @@ def decl_label(d) -> str:
         return f"the {kind_noun(d.kind)} cards"
     if isinstance(d, A.Trigger):
         return "a rule that reacts: " + humanize(d.event.name or d.event.form)
-    if isinstance(d, (A.Setup, A.Play, A.Scoring, A.Table)):
+    if isinstance(d, (A.Setup, A.Play, A.Scoring, A.Table, A.Heuristic)):
         return {A.Setup: "the setup", A.Play: "the play sequence", A.Scoring: "the scoring",
-                A.Table: "what the table shows"}[type(d)]
+                A.Table: "what the table shows", A.Heuristic: "how AI players judge a game"}[type(d)]
     if isinstance(d, A.Invariant):
         return f"the invariant {quote(d.name)}"
     kind = {A.Enum: "enum", A.CardKind: "card kind", A.Zone: "zone", A.Var: "variable", A.Param: "parameter",
@@ -332,6 +342,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
         ctx["table"] = [{"doc": p.doc, "text": en.describe(p)} for p in sym.table.parts]
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
+    ctx["heuristic"] = heuristic_data(en, sym.heuristic) if sym.heuristic is not None else None
     ctx["terms"] = [term_data(en, marks, f) for f, _, _ in sym.functions.values()]
 
     # variants

@@ -581,6 +581,28 @@ class Scoring(Decl):
 
 
 @attrs.define(eq=False, repr=False)
+class Estimate(Node):
+    """`weigh W% "label" EXPR`: one quantity a heuristic counts, with its weight in percent."""
+
+    weight: int
+    label: str
+    expr: Expr
+
+
+@attrs.define(eq=False, repr=False)
+class Heuristic(Decl):
+    """`heuristic p { weigh … }`: how AI players judge an unfinished game for player p — the score if the game
+    ended now plus the weighted estimates. Not a rule: nothing in the game reads it."""
+
+    var: str
+    terms: list = attrs.Factory(list)
+
+    @property
+    def key(self) -> str:
+        return "heuristic"
+
+
+@attrs.define(eq=False, repr=False)
 class Variant(Decl):
     name: str
     decls: list = attrs.Factory(list)

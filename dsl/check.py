@@ -18,6 +18,7 @@ from .errors import Diagnostic, WishCheckError, did_you_mean
 from .limits import MAX_CARDS
 from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
 
+MAX_WEIGHT = 10_000  # percent: a heuristic's estimate counts at most a hundred times its value, either way
 
 @attrs.define
 class Symbols:
@@ -44,6 +45,7 @@ class Symbols:
     setup: Optional[A.Setup] = None
     play: Optional[A.Play] = None
     scoring: Optional[A.Scoring] = None
+    heuristic: Optional[A.Heuristic] = None
     table: Optional[A.Table] = None
     variants: dict = attrs.Factory(dict)
     invariants: list = attrs.Factory(list)
@@ -79,7 +81,8 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
     def declare(self) -> None:
         s = self.sym
         seen: dict = {}
-        singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring", A.Table: "table"}
+        singletons = {A.Game: "game", A.Setup: "setup", A.Play: "play", A.Scoring: "scoring", A.Table: "table",
+                      A.Heuristic: "heuristic"}
         for d in self.decls:
             self.check_reads(d)
             if isinstance(d, A.Variant):
@@ -375,6 +378,22 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
             sc = Scope(pure=True, locals={s.scoring.var: T.PLAYER})
             for step in s.scoring.steps:
                 self.expect(step.expr, T.BOOL if step.form == "lose" else T.INT, sc, f"a {step.form} step")
+        if s.heuristic:
+            self.check_heuristic(s.heuristic)
+
+    def check_heuristic(self, h: A.Heuristic) -> None:
+        """Each estimate: a whole number for the player, read as the scoring reads (pure), a weight within
+        ±MAX_WEIGHT %, a label of its own."""
+        sc = Scope(pure=True, locals={h.var: T.PLAYER})
+        labels: dict = {}
+        for term in h.terms:
+            self.expect(term.expr, T.INT, sc, "an estimate")
+            if abs(term.weight) > MAX_WEIGHT:
+                self.error(term, f"a weight of {term.weight:,}%: weights are at most {MAX_WEIGHT:,}% either way")
+            if term.label in labels:
+                self.error(term, f"estimate \"{term.label}\" is weighed twice",
+                           f"the first is at line {labels[term.label].span.line}")
+            labels.setdefault(term.label, term)
 
     def bind_params(self, params, ptypes) -> dict:
         out = {}

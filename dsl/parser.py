@@ -28,7 +28,7 @@ RESERVED = frozenset(
     "resolve emit require end transfer and or not true false none then".split())
 RESERVED_AT_LINE_START = frozenset(
     "game enum card cards zone var param event function procedure action abilities when setup play scoring "
-    "variant remove player invariant extends change".split())
+    "variant remove player invariant extends change heuristic".split())
 _KEYWORD_TYPES: dict = {}
 
 

@@ -42,6 +42,18 @@ def standing(game, st, p: int) -> Standing:
     return Standing(p, sum(v for _, v in points), tuple(points), tuple(breaks), lost)
 
 
+def estimates(game, st, rows: list) -> list:
+    """What AI players make of an unfinished game: per player, the score if it ended now (`rows`, the
+    standings) plus each estimate of the game's `heuristic` times its weight (none declared: the score)."""
+    if not game.heuristic:
+        return [float(r.score) for r in rows]
+    out = []
+    for r in rows:
+        env = {game.heuristic_var: r.player}
+        out.append(r.score + sum(weight * fn(st, env) for _, weight, fn in game.heuristic) / 100)
+    return out
+
+
 def outcome(rows: list) -> Outcome:
     """The winners among the players who do not lose outright: the best score, then each tie-breaker in turn
     among those still tied; `decided_by` names the tie-breaker that left the winners alone."""

@@ -7,7 +7,7 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
-from .search import answer_others, check_option, margin
+from .search import answer_others, check_flag, check_option, margin, values
 
 WIN = 1000.0  # a finished game counts this much more than any difference in score
 
@@ -15,18 +15,20 @@ WIN = 1000.0  # a finished game counts this much more than any difference in sco
 class GreedyAgent(Agent):
     """For each legal action: on `samples` states drawn from the seat's information set, take it, let the engine
     run to the next decision (other players pending in a simultaneous decision answer at random), and score
-    the result: own score minus the best other score, plus or minus WIN when the game has ended. The best
-    average wins; ties are broken by the agent's own seeded generator."""
+    the result: own value minus the best other value, plus or minus WIN when the game has ended. A value is
+    the score if the game ended now, plus the game's `heuristic` if it declares one (`heuristic=0`: the score
+    alone). The best average wins; ties are broken by the agent's own seeded generator."""
 
     name = "greedy"
-    options = {"samples": int}
+    options = {"samples": int, "heuristic": int}
     uses_view = False
     uses_infoset = True
 
-    def __init__(self, seat: int, seed: int = 0, samples: int = 4):
+    def __init__(self, seat: int, seed: int = 0, samples: int = 4, heuristic: int = 1):
         super().__init__(seat, seed)
         check_option("greedy", "samples", samples, 1)
-        self.samples = samples
+        check_flag("greedy", "heuristic", heuristic)
+        self.samples, self.heuristic = samples, bool(heuristic)
         self.rng = random.Random(seed)
 
     def act(self, view, actions: list, info=None) -> Action:
@@ -47,7 +49,6 @@ class GreedyAgent(Agent):
         decision = st.decision
         st.apply(action)
         answer_others(st, decision, self.rng)
-        value = margin(st.scores(), self.seat)
         if st.over:
-            value += WIN if self.seat in st.winners() else -WIN
-        return value
+            return margin(st.scores(), self.seat) + (WIN if self.seat in st.winners() else -WIN)
+        return margin(values(st, self.heuristic), self.seat)

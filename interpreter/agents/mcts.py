@@ -82,15 +82,17 @@ class Node:
 class MctsAgent(Agent):
     """ISMCTS with UCB1 (constant `c`); MAST rollouts (`epsilon`) cut after `rollout` decisions; `iterations`
     samples; options on unseen cards of one zone merged into one arm unless `merge` is 0; new options probed
-    one step ahead when `probe` is 1."""
+    one step ahead when `probe` is 1; an unfinished game valued with the game's `heuristic` unless
+    `heuristic` is 0."""
 
     name = "mcts"
-    options = {"iterations": int, "c": float, "rollout": int, "epsilon": float, "merge": int, "probe": int}
+    options = {"iterations": int, "c": float, "rollout": int, "epsilon": float, "merge": int, "probe": int,
+               "heuristic": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: int = 200, c: float = 0.7, rollout: int = 10,
-                 epsilon: float = 0.4, merge: int = 1, probe: int = 0):
+                 epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1):
         super().__init__(seat, seed)
         check_option("mcts", "iterations", iterations, 1)
         check_option("mcts", "c", c, 0.0)
@@ -101,7 +103,8 @@ class MctsAgent(Agent):
         self.iterations, self.c, self.rollout = iterations, c, rollout
         check_flag("mcts", "merge", merge)
         check_flag("mcts", "probe", probe)
-        self.epsilon, self.merge, self.probe = epsilon, merge, probe
+        check_flag("mcts", "heuristic", heuristic)
+        self.epsilon, self.merge, self.probe, self.heuristic = epsilon, merge, probe, bool(heuristic)
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -115,7 +118,7 @@ class MctsAgent(Agent):
         for i in range(self.iterations):
             st = info.sample(self.rng)
             if i == 0:
-                self.scale = score_scale(st)
+                self.scale = score_scale(st, self.heuristic)
             self._iterate(root, st)
         self.last_root = root
         mine = root.stats.get(self.seat, {})
@@ -161,7 +164,7 @@ class MctsAgent(Agent):
         if st.over and path:  # the last pick ended the game: its reward is final, there is no next option
             path[-1] = path[-1][:2] + (None,)
         self._rollout(st, played)
-        reward = rewards(st, self.scale)
+        reward = rewards(st, self.scale, self.heuristic)
         probes = self.probes if self.probe else None
         for node, picks, child in reversed(path):
             for p, cls in picks:
@@ -277,7 +280,7 @@ class MctsAgent(Agent):
         if value is None:
             after = st.clone()
             after.apply(action)
-            value = self.probes[player, key] = rewards(after, self.scale)[player]
+            value = self.probes[player, key] = rewards(after, self.scale, self.heuristic)[player]
         return value
 
 

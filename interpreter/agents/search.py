@@ -5,7 +5,7 @@ from __future__ import annotations
 from dsl.errors import WishError
 
 from ..engine import Action
-from ..scoring import outcome
+from ..scoring import estimates, outcome
 
 
 def check_option(agent: str, key: str, value, low) -> None:
@@ -38,32 +38,40 @@ def margin(scores: list, p: int) -> float:
     return scores[p] - (max(others) if others else 0)
 
 
-def score_scale(st) -> float:
-    """How far apart scores are at a decision: the scale `rewards` measures a margin against (fixed for one
+def values(st, heuristic: bool = True) -> list:
+    """Each player's value of an unfinished game: the score if it ended now, plus the game's `heuristic`
+    when it declares one and `heuristic` is on (scoring.estimates)."""
+    rows = st.game.standings(st)
+    return estimates(st.game, st, rows) if heuristic else [float(r.score) for r in rows]
+
+
+def score_scale(st, heuristic: bool = True) -> float:
+    """How far apart values are at a decision: the scale `rewards` measures a margin against (fixed for one
     search, so that a point gained counts the same in every outcome compared)."""
-    return 2.0 + max((abs(r.score) for r in st.game.standings(st)), default=0)
+    return 2.0 + max((abs(v) for v in values(st, heuristic)), default=0)
 
 
-def rewards(st, scale: float) -> list:
+def rewards(st, scale: float, heuristic: bool = True) -> list:
     """One reward in [0, 1] per player. A finished game: its winners share 1, the others get 0. Otherwise
-    the game's own scoring if the game ended now: a player who would lose outright (`lose if`) gets 0.05;
-    the others mostly their margin over the best other player still in the running, in units of `scale`
-    (linear, so a point won is worth as much as a point lost), plus a little for leading now (a shared lead
-    less): between 0.05 and 0.95."""
+    the game's own scoring if the game ended now, plus its heuristic (`values`): a player who would lose
+    outright (`lose if`) gets 0.05; the others mostly their margin over the best other player still in the
+    running, in units of `scale` (linear, so a point won is worth as much as a point lost), plus a little for
+    leading now by the scoring (a shared lead less): between 0.05 and 0.95."""
     if st.over:
         win = st.winners()
         return [1.0 / len(win) if p in win else 0.0 for p in st.seats]
     rows = st.game.standings(st)
     win = outcome(rows).winners
-    running = [r.score for r in rows if not r.lost]
+    value = estimates(st.game, st, rows) if heuristic else [float(r.score) for r in rows]
+    running = [value[r.player] for r in rows if not r.lost]
     out = []
     for p in st.seats:
         if rows[p].lost:
             out.append(0.05)
             continue
         others = list(running)
-        others.remove(rows[p].score)
-        rel = max(-1.0, min(1.0, (rows[p].score - (max(others) if others else 0)) / scale))
+        others.remove(value[p])
+        rel = max(-1.0, min(1.0, (value[p] - (max(others) if others else 0)) / scale))
         lead = 1.0 / len(win) if p in win else 0.0
         out.append(0.05 + 0.1 * lead + 0.4 * (1.0 + rel))
     return out

@@ -1,0 +1,92 @@
+"""A game's `heuristic`: what AI players make of an unfinished game (the score if it ended now plus weighted
+estimates), used by greedy and by MCTS where a search stops short of the end; `heuristic=0` turns it off."""
+import pytest
+
+from interpreter import WishError, load_source
+from interpreter.agents import GreedyAgent, make_agent
+from interpreter.agents.search import rewards, values
+from interpreter.infoset import InfoSet
+from interpreter.scoring import estimates
+
+SAVING = '''
+game "Saving" { players 2..2 }
+player var stash: int = 0
+player var banked: int = 0
+var round: int = 0
+"""Put a coin aside: it scores only when banked."""
+action save() { you.stash += 1 }
+action idle() { }
+"""Bank the stash."""
+action bank() { you.banked += you.stash
+  you.stash = 0 }
+heuristic p {
+  weigh 50% "coins put aside" p.stash
+  weigh -10% "rounds played" round
+}
+play {
+  repeat 3 {
+    round += 1
+    for p in players { act one of save, idle by p }
+  }
+  for p in players { act one of bank by p }
+}
+scoring p { score "banked" p.banked }
+'''
+
+
+def test_estimates_are_the_score_plus_the_weighted_terms():
+    game = load_source(SAVING)
+    st = game.new_state(2, seed=1)
+    st.apply("save")  # player 1: one coin aside, round 1
+    rows = game.standings(st)
+    assert [r.score for r in rows] == [0, 0]
+    assert estimates(game, st, rows) == [0.5 - 0.1, -0.1]
+    assert values(st) == [0.4, -0.1] and values(st, heuristic=False) == [0.0, 0.0]
+
+
+def test_without_a_heuristic_the_value_is_the_score():
+    game = load_source(SAVING.replace(SAVING[SAVING.index("heuristic p"):SAVING.index("play {")], ""))
+    st = game.new_state(2, seed=1)
+    st.apply("save")
+    assert values(st) == values(st, heuristic=False) == [0.0, 0.0]
+
+
+def test_greedy_follows_the_heuristic_and_without_it_cannot_tell_save_from_idle():
+    game = load_source(SAVING)
+    picks = {True: set(), False: set()}
+    for seed in range(12):
+        for on in (True, False):
+            st = game.new_state(2, seed=seed)
+            agent = GreedyAgent(0, seed=seed, heuristic=int(on))
+            picks[on].add(agent.act(None, st.legal_actions(0), info=InfoSet(st, 0)).label)
+    assert picks[True] == {"save"}
+    assert picks[False] == {"save", "idle"}  # the score is 0 either way: ties are broken at random
+
+
+def test_mcts_rewards_an_unfinished_game_by_the_heuristic():
+    game = load_source(SAVING)
+    st = game.new_state(2, seed=1)
+    st.apply("save")
+    on, off = rewards(st, 2.0, True), rewards(st, 2.0, False)
+    assert on[0] > on[1] and off[0] == off[1]
+    agent = make_agent("mcts:iterations=60;rollout=0", 1, 3)
+    assert agent.act(None, st.legal_actions(1), info=InfoSet(st, 1)).label == "save"
+
+
+@pytest.mark.parametrize("spec", ["greedy:heuristic=2", "mcts:heuristic=-1"])
+def test_the_heuristic_switch_is_zero_or_one(spec):
+    with pytest.raises(WishError, match="heuristic"):
+        make_agent(spec, 0, 1)
+
+
+def test_the_sheet_shows_the_heuristic_to_designers(tmp_path):
+    from docgen.render import render_sheet
+
+    path = tmp_path / "saving.wish"
+    path.write_text(SAVING, encoding="utf-8")
+    md = render_sheet(str(path))
+    part = md[md.index("## For designers: how the AI players judge a game"):]
+    assert "- **coins put aside** (50%): your stash" in part
+    assert "- **rounds played** (−10%): the round" in part
+    html = render_sheet(str(path), fmt="html")
+    assert '<section id="heuristic">' in html and "<strong>coins put aside</strong> (50%)" in html
