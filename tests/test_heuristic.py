@@ -1,5 +1,8 @@
 """A game's `heuristic`: what AI players make of an unfinished game (the score if it ended now plus weighted
-estimates), used by greedy and by MCTS where a search stops short of the end; `heuristic=0` turns it off."""
+estimates), used by greedy and by MCTS where a search stops short of the end; `heuristic=0` turns it off. And
+MCTS given a time a decision instead of a number of iterations."""
+import time
+
 import pytest
 
 from interpreter import WishError, load_source
@@ -90,3 +93,26 @@ def test_the_sheet_shows_the_heuristic_to_designers(tmp_path):
     assert "- **rounds played** (−10%): the round" in part
     html = render_sheet(str(path), fmt="html")
     assert '<section id="heuristic">' in html and "<strong>coins put aside</strong> (50%)" in html
+
+
+def test_mcts_searches_for_a_time_instead_of_a_number_of_iterations():
+    game = load_source(SAVING)
+    st = game.new_state(2, seed=1)
+    agent = make_agent("mcts:time=0.2;rollout=0", 0, 3)
+    t0 = time.perf_counter()
+    assert agent.act(None, st.legal_actions(0), info=InfoSet(st, 0)).label == "save"
+    took = time.perf_counter() - t0
+    assert 0.2 <= took and agent.last_iterations > 1
+    capped = make_agent("mcts:time=30;iterations=7;rollout=0", 0, 3)
+    capped.act(None, st.legal_actions(0), info=InfoSet(st, 0))
+    assert capped.last_iterations == 7  # the iterations given stop a search by time sooner
+    fixed = make_agent("mcts:rollout=0", 0, 3)
+    fixed.act(None, st.legal_actions(0), info=InfoSet(st, 0))
+    assert fixed.last_iterations == 200
+
+
+@pytest.mark.parametrize("spec, words", [("mcts:time=0", "more than 0"), ("mcts:time=-1", "more than 0"),
+                                         ("mcts:time=4000", "at most 3,600"), ("mcts:time=inf", "finite")])
+def test_a_search_time_is_a_sensible_number_of_seconds(spec, words):
+    with pytest.raises(WishError, match=words):
+        make_agent(spec, 0, 1)

@@ -56,6 +56,8 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from typing import Optional
 
 from dsl.errors import WishError
 
@@ -65,6 +67,8 @@ from . import Agent
 from .search import check_flag, check_option, rewards, score_scale
 
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
+MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
+MAX_ITERATIONS = 10_000_000  # the iterations of a search by time, at most
 
 
 class Node:
@@ -83,24 +87,33 @@ class MctsAgent(Agent):
     """ISMCTS with UCB1 (constant `c`); MAST rollouts (`epsilon`) cut after `rollout` decisions; `iterations`
     samples; options on unseen cards of one zone merged into one arm unless `merge` is 0; new options probed
     one step ahead when `probe` is 1; an unfinished game valued with the game's `heuristic` unless
-    `heuristic` is 0."""
+    `heuristic` is 0. With `time` (seconds a decision, wall clock) the search runs that long instead, at least
+    one iteration, and at most `iterations` when those are given too: a search by time is not repeatable, a
+    search by iterations is (the same seed and state give the same choice)."""
 
     name = "mcts"
-    options = {"iterations": int, "c": float, "rollout": int, "epsilon": float, "merge": int, "probe": int,
-               "heuristic": int}
+    options = {"iterations": int, "time": float, "c": float, "rollout": int, "epsilon": float, "merge": int,
+               "probe": int, "heuristic": int}
     uses_view = False
     uses_infoset = True
 
-    def __init__(self, seat: int, seed: int = 0, iterations: int = 200, c: float = 0.7, rollout: int = 10,
-                 epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1):
+    def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
+                 rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
+                 time: Optional[float] = None):
         super().__init__(seat, seed)
+        if time is not None:
+            if not 0 < time <= MAX_TIME:
+                raise WishError(f"agent option mcts:time={time}: seconds a decision, more than 0 and at most "
+                                f"{MAX_TIME:,.0f}")
+        if iterations is None:
+            iterations = 200 if time is None else MAX_ITERATIONS
         check_option("mcts", "iterations", iterations, 1)
         check_option("mcts", "c", c, 0.0)
         check_option("mcts", "rollout", rollout, 0)
         check_option("mcts", "epsilon", epsilon, 0.0)
         if epsilon > 1:
             raise WishError(f"agent option mcts:epsilon={epsilon}: must be at most 1")
-        self.iterations, self.c, self.rollout = iterations, c, rollout
+        self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         check_flag("mcts", "merge", merge)
         check_flag("mcts", "probe", probe)
         check_flag("mcts", "heuristic", heuristic)
@@ -115,12 +128,15 @@ class MctsAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         root, self.mast, self.probes = Node(), {}, {}
-        for i in range(self.iterations):
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        i = 0
+        while i < self.iterations and (i == 0 or deadline is None or time.perf_counter() < deadline):
             st = info.sample(self.rng)
             if i == 0:
                 self.scale = score_scale(st, self.heuristic)
             self._iterate(root, st)
-        self.last_root = root
+            i += 1
+        self.last_root, self.last_iterations = root, i
         mine = root.stats.get(self.seat, {})
 
         classes = [self._class(a.key) for a in actions]
