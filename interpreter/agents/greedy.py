@@ -17,18 +17,23 @@ class GreedyAgent(Agent):
     run to the next decision (other players pending in a simultaneous decision answer at random), and score
     the result: own value minus the best other value, plus or minus WIN when the game has ended. A value is
     the score if the game ended now, plus the game's `heuristic` if it declares one (`heuristic=0`: the score
-    alone). The best average wins; ties are broken by the agent's own seeded generator."""
+    alone). The best average wins; ties are broken by the agent's own seeded generator.
+
+    An action is judged by where it ends, not by its first step: the choices the agent itself makes while
+    its action resolves (which Crystal to take, then which three to give in a trade) are made greedily
+    too, up to `inner` choices deep (0: judged at its first step)."""
 
     name = "greedy"
-    options = {"samples": int, "heuristic": int}
+    options = {"samples": int, "heuristic": int, "inner": int}
     uses_view = False
     uses_infoset = True
 
-    def __init__(self, seat: int, seed: int = 0, samples: int = 4, heuristic: int = 1):
+    def __init__(self, seat: int, seed: int = 0, samples: int = 4, heuristic: int = 1, inner: int = 8):
         super().__init__(seat, seed)
         check_option("greedy", "samples", samples, 1)
         check_flag("greedy", "heuristic", heuristic)
-        self.samples, self.heuristic = samples, bool(heuristic)
+        check_option("greedy", "inner", inner, 0)
+        self.samples, self.heuristic, self.inner = samples, bool(heuristic), inner
         self.rng = random.Random(seed)
 
     def act(self, view, actions: list, info=None) -> Action:
@@ -45,10 +50,30 @@ class GreedyAgent(Agent):
         return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
 
     def _value(self, world, action: Action) -> float:
+        st = self._after(world, action)
+        for _ in range(self.inner):
+            if st.over or not self._inner(st):
+                break
+            best = max(st.legal_actions(self.seat), key=lambda a: self._judge(self._after(st, a)))
+            decision = st.decision
+            st.apply(best)
+            answer_others(st, decision, self.rng)
+        return self._judge(st)
+
+    def _after(self, world, action: Action):
+        """A copy of `world` with `action` taken, and other players pending beside it answered at random."""
         st = world.clone()
         decision = st.decision
         st.apply(action)
         answer_others(st, decision, self.rng)
+        return st
+
+    def _judge(self, st) -> float:
         if st.over:
             return margin(st.scores(), self.seat) + (WIN if self.seat in st.winners() else -WIN)
         return margin(values(st, self.heuristic), self.seat)
+
+    def _inner(self, st) -> bool:
+        """Is the pending decision a choice of this agent's own, inside its own action?"""
+        d = st.decision
+        return d is not None and d.kinds != "act" and d.players == (self.seat,) and st.acting_player() == self.seat
