@@ -116,3 +116,30 @@ def test_mcts_searches_for_a_time_instead_of_a_number_of_iterations():
 def test_a_search_time_is_a_sensible_number_of_seconds(spec, words):
     with pytest.raises(WishError, match=words):
         make_agent(spec, 0, 1)
+
+
+TRADING = '''
+game "Trading" { players 2..2 }
+player var coins: int = 3
+var give: int = 0
+"""Take one coin, then give back two or three."""
+action trade() {
+  you.coins += 1
+  choose give from [2, 3] by you prompt "Give"
+  you.coins -= give
+}
+action idle() { }
+play { repeat 2 { for p in players { act one of trade, idle by p } } }
+scoring p { score "coins" p.coins }
+'''
+
+
+def test_greedy_judges_an_action_by_where_its_own_choices_lead():
+    """`trade` looks good at its first step (one coin more) and ends one coin down at best: judged where it
+    ends, it is never taken; judged at its first step it always is."""
+    game = load_source(TRADING)
+    for seed in range(6):
+        st = game.new_state(2, seed=seed)
+        ends = GreedyAgent(0, seed=seed).act(None, st.legal_actions(0), info=InfoSet(st, 0))
+        starts = GreedyAgent(0, seed=seed, inner=0).act(None, st.legal_actions(0), info=InfoSet(st, 0))
+        assert (ends.label, starts.label) == ("idle", "trade")
