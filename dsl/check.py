@@ -15,10 +15,8 @@ from .check_exprs import ExprChecks
 from .check_stmts import StmtChecks
 from .check_table import TableChecks
 from .errors import Diagnostic, WishCheckError, did_you_mean
-from .limits import MAX_CARDS
+from .limits import MAX_CARDS, MAX_WEIGHT
 from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
-
-MAX_WEIGHT = 10_000  # percent: a heuristic's estimate counts at most a hundred times its value, either way
 
 @attrs.define
 class Symbols:

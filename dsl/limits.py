@@ -8,6 +8,7 @@ MAX_INT = 10 ** MAX_INT_DIGITS - 1  # 999,999,999,999,999
 MAX_SIZE = 100_000  # items of a list, characters of a text, that an assignment may store
 MAX_SOURCE = 500_000  # characters of a game file (bytes read: four times as many); Wish has about 70,000
 MAX_CARDS = 10_000  # card instances in a game, all card tables together (Wish has 70)
+MAX_WEIGHT = 10_000  # percent: a heuristic's estimate counts at most a hundred times its value, either way
 
 
 def too_many_digits(text: str) -> int:

@@ -7,6 +7,8 @@ from typing import Optional
 
 import attrs
 
+from dsl.errors import WishError
+
 
 @attrs.frozen
 class Standing:
@@ -42,15 +44,21 @@ def standing(game, st, p: int) -> Standing:
     return Standing(p, sum(v for _, v in points), tuple(points), tuple(breaks), lost)
 
 
-def estimates(game, st, rows: list) -> list:
+def estimates(game, st, rows: list, weights: Optional[tuple] = None) -> list:
     """What AI players make of an unfinished game: per player, the score if it ended now (`rows`, the
-    standings) plus each estimate of the game's `heuristic` times its weight (none declared: the score)."""
-    if not game.heuristic:
+    standings) plus each estimate of the game's `heuristic` times its weight in percent (`weights`: others
+    than the declared ones, one per estimate; none declared, or `weights` empty: the score alone)."""
+    terms = game.heuristic
+    if weights is not None and weights != () and len(weights) != len(terms):
+        raise WishError(f"{len(weights)} weights given for a heuristic of {len(terms)} estimates "
+                        f"({', '.join(label for label, _, _ in terms) or 'the game declares none'})")
+    if not terms or weights == ():
         return [float(r.score) for r in rows]
+    weights = weights or tuple(w for _, w, _ in terms)
     out = []
     for r in rows:
         env = {game.heuristic_var: r.player}
-        out.append(r.score + sum(weight * fn(st, env) for _, weight, fn in game.heuristic) / 100)
+        out.append(r.score + sum(w * fn(st, env) for w, (_, _, fn) in zip(weights, terms)) / 100)
     return out
 
 

@@ -44,14 +44,17 @@ def test_estimates_are_the_score_plus_the_weighted_terms():
     rows = game.standings(st)
     assert [r.score for r in rows] == [0, 0]
     assert estimates(game, st, rows) == [0.5 - 0.1, -0.1]
-    assert values(st) == [0.4, -0.1] and values(st, heuristic=False) == [0.0, 0.0]
+    assert values(st) == [0.4, -0.1] and values(st, ()) == [0.0, 0.0]
+    assert values(st, (100, 0)) == [1.0, 0.0]  # other weights, one per estimate, in their order
+    with pytest.raises(WishError, match="1 weights given for a heuristic of 2 estimates"):
+        values(st, (100,))
 
 
 def test_without_a_heuristic_the_value_is_the_score():
     game = load_source(SAVING.replace(SAVING[SAVING.index("heuristic p"):SAVING.index("play {")], ""))
     st = game.new_state(2, seed=1)
     st.apply("save")
-    assert values(st) == values(st, heuristic=False) == [0.0, 0.0]
+    assert values(st) == values(st, ()) == [0.0, 0.0]
 
 
 def test_greedy_follows_the_heuristic_and_without_it_cannot_tell_save_from_idle():
@@ -70,16 +73,29 @@ def test_mcts_rewards_an_unfinished_game_by_the_heuristic():
     game = load_source(SAVING)
     st = game.new_state(2, seed=1)
     st.apply("save")
-    on, off = rewards(st, 2.0, True), rewards(st, 2.0, False)
+    on, off = rewards(st, 2.0), rewards(st, 2.0, ())
     assert on[0] > on[1] and off[0] == off[1]
     agent = make_agent("mcts:iterations=60;rollout=0", 1, 3)
     assert agent.act(None, st.legal_actions(1), info=InfoSet(st, 1)).label == "save"
 
 
-@pytest.mark.parametrize("spec", ["greedy:heuristic=2", "mcts:heuristic=-1"])
-def test_the_heuristic_switch_is_zero_or_one(spec):
-    with pytest.raises(WishError, match="heuristic"):
+@pytest.mark.parametrize("spec, words", [
+    ("greedy:heuristic=2", "heuristic=2: must be 0 or 1"), ("mcts:heuristic=-1", "heuristic=-1: must be at least 0"),
+    ("greedy:weights=60/x", "expected whole percentages separated by /"),
+    ("mcts:weights=20000", "20000% is beyond ±10,000%"),
+    ("greedy:heuristic=0;weights=5", "weights needs the heuristic")])
+def test_heuristic_options_are_checked(spec, words):
+    with pytest.raises(WishError, match=words):
         make_agent(spec, 0, 1)
+
+
+def test_greedy_with_other_weights_follows_them():
+    """The weights of a spec replace the declared ones: a negative weight on the coins put aside makes
+    greedy idle instead of saving."""
+    game = load_source(SAVING)
+    st = game.new_state(2, seed=1)
+    agent = make_agent("greedy:weights=-50/-10", 0, 1)
+    assert agent.act(None, st.legal_actions(0), info=InfoSet(st, 0)).label == "idle"
 
 
 def test_the_sheet_shows_the_heuristic_to_designers(tmp_path):
@@ -143,3 +159,30 @@ def test_greedy_judges_an_action_by_where_its_own_choices_lead():
         ends = GreedyAgent(0, seed=seed).act(None, st.legal_actions(0), info=InfoSet(st, 0))
         starts = GreedyAgent(0, seed=seed, inner=0).act(None, st.legal_actions(0), info=InfoSet(st, 0))
         assert (ends.label, starts.label) == ("idle", "trade")
+
+
+def test_the_tuning_command_writes_the_weights_it_found_into_the_game_file(tmp_path):
+    """bench/tune.py --write changes only the numbers of the `weigh` lines and says above the heuristic how
+    they were found; a second run replaces that comment rather than adding one."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("tune", Path(__file__).parent.parent / "bench" / "tune.py")
+    tune = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tune)
+    text = SAVING.replace("heuristic p {", '"""\nWhat saving is worth.\n"""\nheuristic p {')
+    path = tmp_path / "saving.wish"
+    path.write_text(text, encoding="utf-8")
+    args = argparse.Namespace(game=str(path), players=2, agent="greedy", games=40, rounds=1, step=20,
+                              accept=0.55, seed=3)
+    tune.write(args, (70, -10))
+    tune.write(args, (70, -30))
+    after = path.read_text(encoding="utf-8")
+    assert after.count(tune.COMMENT) == 1
+    assert f'{tune.COMMENT}python bench/tune.py {path} --players 2' in after
+    assert after.index(tune.COMMENT) < after.index('"""\nWhat saving is worth.')
+    assert 'weigh 70% "coins put aside" p.stash' in after and 'weigh -30% "rounds played" round' in after
+    assert [w for _, w, _ in load_source(after).heuristic] == [70, -30]
+    rest = lambda t: [line for line in t.split("\n") if not line.startswith(tune.COMMENT) and "weigh" not in line]
+    assert rest(after) == rest(text)

@@ -76,7 +76,8 @@ def _convert(agent: str, key: str, text: str, ty: type):
             return _BOOLS[text.lower()]
         value = ty(text)
     except (KeyError, ValueError):
-        raise WishError(f"agent option {agent}:{key}={text}: expected {ty.__name__}") from None
+        raise WishError(f"agent option {agent}:{key}={text}: expected "
+                        f"{getattr(ty, 'expected', ty.__name__)}") from None
     if ty is float and not math.isfinite(value):
         raise WishError(f"agent option {agent}:{key}={text}: expected a finite number")
     return value

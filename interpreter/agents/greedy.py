@@ -7,7 +7,7 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
-from .search import answer_others, check_flag, check_option, margin, values
+from .search import answer_others, check_option, judging, margin, percents, values
 
 WIN = 1000.0  # a finished game counts this much more than any difference in score
 
@@ -17,23 +17,24 @@ class GreedyAgent(Agent):
     run to the next decision (other players pending in a simultaneous decision answer at random), and score
     the result: own value minus the best other value, plus or minus WIN when the game has ended. A value is
     the score if the game ended now, plus the game's `heuristic` if it declares one (`heuristic=0`: the score
-    alone). The best average wins; ties are broken by the agent's own seeded generator.
+    alone; `weights=60/25/…`: other weights for the game's estimates, in their order). The best average wins;
+    ties are broken by the agent's own seeded generator.
 
     An action is judged by where it ends, not by its first step: the choices the agent itself makes while
     its action resolves (which Crystal to take, then which three to give in a trade) are made greedily
     too, up to `inner` choices deep (0: judged at its first step)."""
 
     name = "greedy"
-    options = {"samples": int, "heuristic": int, "inner": int}
+    options = {"samples": int, "heuristic": int, "weights": percents, "inner": int}
     uses_view = False
     uses_infoset = True
 
-    def __init__(self, seat: int, seed: int = 0, samples: int = 4, heuristic: int = 1, inner: int = 8):
+    def __init__(self, seat: int, seed: int = 0, samples: int = 4, heuristic: int = 1, weights=None,
+                 inner: int = 8):
         super().__init__(seat, seed)
         check_option("greedy", "samples", samples, 1)
-        check_flag("greedy", "heuristic", heuristic)
         check_option("greedy", "inner", inner, 0)
-        self.samples, self.heuristic, self.inner = samples, bool(heuristic), inner
+        self.samples, self.weights, self.inner = samples, judging(heuristic, weights, "greedy"), inner
         self.rng = random.Random(seed)
 
     def act(self, view, actions: list, info=None) -> Action:
@@ -71,7 +72,7 @@ class GreedyAgent(Agent):
     def _judge(self, st) -> float:
         if st.over:
             return margin(st.scores(), self.seat) + (WIN if self.seat in st.winners() else -WIN)
-        return margin(values(st, self.heuristic), self.seat)
+        return margin(values(st, self.weights), self.seat)
 
     def _inner(self, st) -> bool:
         """Is the pending decision a choice of this agent's own, inside its own action?"""

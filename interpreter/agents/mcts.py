@@ -64,7 +64,7 @@ from dsl.errors import WishError
 from ..engine import Action
 from ..views import Unseen
 from . import Agent
-from .search import check_flag, check_option, rewards, score_scale
+from .search import check_flag, check_option, judging, percents, rewards, score_scale
 
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
 MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
@@ -87,19 +87,20 @@ class MctsAgent(Agent):
     """ISMCTS with UCB1 (constant `c`); MAST rollouts (`epsilon`) cut after `rollout` decisions; `iterations`
     samples; options on unseen cards of one zone merged into one arm unless `merge` is 0; new options probed
     one step ahead when `probe` is 1; an unfinished game valued with the game's `heuristic` unless
-    `heuristic` is 0. With `time` (seconds a decision, wall clock) the search runs that long instead, at least
-    one iteration, and at most `iterations` when those are given too: a search by time is not repeatable, a
-    search by iterations is (the same seed and state give the same choice)."""
+    `heuristic` is 0 (`weights`: other weights for its estimates). With `time` (seconds a decision, wall
+    clock) the search runs that long instead, at least one iteration, and at most `iterations` when those are
+    given too: a search by time is not repeatable, a search by iterations is (the same seed and state give the
+    same choice)."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "c": float, "rollout": int, "epsilon": float, "merge": int,
-               "probe": int, "heuristic": int}
+               "probe": int, "heuristic": int, "weights": percents}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
-                 time: Optional[float] = None):
+                 time: Optional[float] = None, weights: Optional[tuple] = None):
         super().__init__(seat, seed)
         if time is not None:
             if not 0 < time <= MAX_TIME:
@@ -116,8 +117,8 @@ class MctsAgent(Agent):
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         check_flag("mcts", "merge", merge)
         check_flag("mcts", "probe", probe)
-        check_flag("mcts", "heuristic", heuristic)
-        self.epsilon, self.merge, self.probe, self.heuristic = epsilon, merge, probe, bool(heuristic)
+        self.epsilon, self.merge, self.probe = epsilon, merge, probe
+        self.weights = judging(heuristic, weights, "mcts")
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -133,7 +134,7 @@ class MctsAgent(Agent):
         while i < self.iterations and (i == 0 or deadline is None or time.perf_counter() < deadline):
             st = info.sample(self.rng)
             if i == 0:
-                self.scale = score_scale(st, self.heuristic)
+                self.scale = score_scale(st, self.weights)
             self._iterate(root, st)
             i += 1
         self.last_root, self.last_iterations = root, i
@@ -180,7 +181,7 @@ class MctsAgent(Agent):
         if st.over and path:  # the last pick ended the game: its reward is final, there is no next option
             path[-1] = path[-1][:2] + (None,)
         self._rollout(st, played)
-        reward = rewards(st, self.scale, self.heuristic)
+        reward = rewards(st, self.scale, self.weights)
         probes = self.probes if self.probe else None
         for node, picks, child in reversed(path):
             for p, cls in picks:
@@ -296,7 +297,7 @@ class MctsAgent(Agent):
         if value is None:
             after = st.clone()
             after.apply(action)
-            value = self.probes[player, key] = rewards(after, self.scale, self.heuristic)[player]
+            value = self.probes[player, key] = rewards(after, self.scale, self.weights)[player]
         return value
 
 

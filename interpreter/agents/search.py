@@ -2,7 +2,10 @@
 with the game's own scoring."""
 from __future__ import annotations
 
+from typing import Optional
+
 from dsl.errors import WishError
+from dsl.limits import MAX_WEIGHT
 
 from ..engine import Action
 from ..scoring import estimates, outcome
@@ -38,20 +41,39 @@ def margin(scores: list, p: int) -> float:
     return scores[p] - (max(others) if others else 0)
 
 
-def values(st, heuristic: bool = True) -> list:
+def percents(text: str) -> tuple:
+    """An agent option's list of whole percentages: "60/25/-5" → (60, 25, -5)."""
+    return tuple(int(x) for x in text.split("/"))
+
+
+percents.expected = "whole percentages separated by / (60/25/-5)"
+
+
+def judging(heuristic: int, weights: Optional[tuple], agent: str) -> Optional[tuple]:
+    """How a searching agent values an unfinished game, as `values` takes it: None for the game's own heuristic,
+    () for the score alone, or other weights for the game's estimates."""
+    check_flag(agent, "heuristic", heuristic)
+    if weights is not None and not heuristic:
+        raise WishError(f"agent option {agent}:weights needs the heuristic: leave out {agent}:heuristic=0")
+    for w in weights or ():
+        if abs(w) > MAX_WEIGHT:
+            raise WishError(f"agent option {agent}:weights: {w}% is beyond ±{MAX_WEIGHT:,}%")
+    return weights if heuristic else ()
+
+
+def values(st, weights: Optional[tuple] = None) -> list:
     """Each player's value of an unfinished game: the score if it ended now, plus the game's `heuristic`
-    when it declares one and `heuristic` is on (scoring.estimates)."""
-    rows = st.game.standings(st)
-    return estimates(st.game, st, rows) if heuristic else [float(r.score) for r in rows]
+    (scoring.estimates: `weights` None for the declared weights, () for the score alone)."""
+    return estimates(st.game, st, st.game.standings(st), weights)
 
 
-def score_scale(st, heuristic: bool = True) -> float:
+def score_scale(st, weights: Optional[tuple] = None) -> float:
     """How far apart values are at a decision: the scale `rewards` measures a margin against (fixed for one
     search, so that a point gained counts the same in every outcome compared)."""
-    return 2.0 + max((abs(v) for v in values(st, heuristic)), default=0)
+    return 2.0 + max((abs(v) for v in values(st, weights)), default=0)
 
 
-def rewards(st, scale: float, heuristic: bool = True) -> list:
+def rewards(st, scale: float, weights: Optional[tuple] = None) -> list:
     """One reward in [0, 1] per player. A finished game: its winners share 1, the others get 0. Otherwise
     the game's own scoring if the game ended now, plus its heuristic (`values`): a player who would lose
     outright (`lose if`) gets 0.05; the others mostly their margin over the best other player still in the
@@ -62,7 +84,7 @@ def rewards(st, scale: float, heuristic: bool = True) -> list:
         return [1.0 / len(win) if p in win else 0.0 for p in st.seats]
     rows = st.game.standings(st)
     win = outcome(rows).winners
-    value = estimates(st.game, st, rows) if heuristic else [float(r.score) for r in rows]
+    value = estimates(st.game, st, rows, weights)
     running = [value[r.player] for r in rows if not r.lost]
     out = []
     for p in st.seats:
