@@ -25,6 +25,7 @@ a card the seat does not know knows its sampled identity: the sample is a whole 
 """
 from __future__ import annotations
 
+import json
 import random
 
 from dsl.errors import WishError, WishRuntimeError
@@ -81,6 +82,21 @@ class InfoSet:
     @property
     def players(self) -> int:
         return self._state.n
+
+    @property
+    def game(self):
+        """The game (its rules are no secret)."""
+        return self._state.game
+
+    def to_json(self) -> str:
+        """The information set as text, rebuilt in another process by `from_json` (a searching agent's worker
+        processes): it holds the state it was made from, so it goes only where an InfoSet would."""
+        return json.dumps({"seat": self.seat, "tries": self.tries, "state": self._state.to_json()})
+
+    @classmethod
+    def from_json(cls, game, text: str) -> "InfoSet":
+        doc = json.loads(text)
+        return cls(game.state_from_json(doc["state"]), doc["seat"], doc["tries"])
 
     def view(self) -> dict:
         return self._state.view(self.seat)

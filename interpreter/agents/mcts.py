@@ -63,7 +63,7 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from ..views import Unseen
-from . import Agent
+from . import Agent, parallel
 from .search import check_flag, check_option, judging, percents, rewards, score_scale
 
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
@@ -90,18 +90,22 @@ class MctsAgent(Agent):
     `heuristic` is 0 (`weights`: other weights for its estimates). With `time` (seconds a decision, wall
     clock) the search runs that long instead, at least one iteration, and at most `iterations` when those are
     given too: a search by time is not repeatable, a search by iterations is (the same seed and state give the
-    same choice)."""
+    same choice). With `jobs` above 1 the search also runs in jobs - 1 worker processes, each growing its own
+    tree, and the root statistics are added up (agents/parallel.py); `last_root` is then this process's tree."""
 
     name = "mcts"
-    options = {"iterations": int, "time": float, "c": float, "rollout": int, "epsilon": float, "merge": int,
-               "probe": int, "heuristic": int, "weights": percents}
+    options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,
+               "merge": int, "probe": int, "heuristic": int, "weights": percents}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
-                 time: Optional[float] = None, weights: Optional[tuple] = None):
+                 time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1):
         super().__init__(seat, seed)
+        check_option("mcts", "jobs", jobs, 1)
+        if jobs > parallel.MAX_JOBS:
+            raise WishError(f"agent option mcts:jobs={jobs}: at most {parallel.MAX_JOBS} processes")
         if time is not None:
             if not 0 < time <= MAX_TIME:
                 raise WishError(f"agent option mcts:time={time}: seconds a decision, more than 0 and at most "
@@ -119,6 +123,9 @@ class MctsAgent(Agent):
         check_flag("mcts", "probe", probe)
         self.epsilon, self.merge, self.probe = epsilon, merge, probe
         self.weights = judging(heuristic, weights, "mcts")
+        self.jobs = jobs
+        self.tree_options = {"time": time, "c": c, "rollout": rollout, "epsilon": epsilon, "merge": merge,
+                             "probe": probe, "heuristic": heuristic, "weights": weights}  # a worker's tree
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -128,17 +135,17 @@ class MctsAgent(Agent):
             raise WishError("the mcts agent needs its seat's information set (agents.play gives it)")
         if len(actions) == 1:
             return actions[0]
-        root, self.mast, self.probes = Node(), {}, {}
-        deadline = None if self.time is None else time.perf_counter() + self.time
-        i = 0
-        while i < self.iterations and (i == 0 or deadline is None or time.perf_counter() < deadline):
-            st = info.sample(self.rng)
-            if i == 0:
-                self.scale = score_scale(st, self.weights)
-            self._iterate(root, st)
-            i += 1
-        self.last_root, self.last_iterations = root, i
-        mine = root.stats.get(self.seat, {})
+        if parallel.usable(self.jobs, info.game):
+            counts = [k for k in parallel.shares(self.iterations, self.jobs) if k]
+            seeds = [self.rng.getrandbits(63) for _ in counts[1:]]
+            futures = parallel.start(MctsAgent, info, self.tree_options, seeds, counts[1:])
+            root, done = self.grow(info, counts[0])
+            mine, more = parallel.merged(root.stats.get(self.seat, {}), futures)
+            done += more
+        else:
+            root, done = self.grow(info)
+            mine = root.stats.get(self.seat, {})
+        self.last_root, self.last_iterations, self.last_stats = root, done, mine
 
         classes = [self._class(a.key) for a in actions]
 
@@ -147,6 +154,21 @@ class MctsAgent(Agent):
             return visits, (total / visits if visits else 0.0), -i
         best = classes[max(range(len(actions)), key=rank)]
         return _one_of([a for a, k in zip(actions, classes) if k == best], self.rng)
+
+    def grow(self, info, iterations: Optional[int] = None) -> tuple:
+        """One tree for the information set: (its root, the iterations run) — `iterations` of them (default the
+        agent's), or as many as `time` allows."""
+        limit = self.iterations if iterations is None else iterations
+        root, self.mast, self.probes = Node(), {}, {}
+        deadline = None if self.time is None else time.perf_counter() + self.time
+        i = 0
+        while i < limit and (i == 0 or deadline is None or time.perf_counter() < deadline):
+            st = info.sample(self.rng)
+            if i == 0:
+                self.scale = score_scale(st, self.weights)
+            self._iterate(root, st)
+            i += 1
+        return root, i
 
     def _class(self, key):
         """The option class of an option's key (see `option_class`), cached for this agent."""

@@ -1,0 +1,66 @@
+"""MCTS with jobs=N: one tree here and one in each worker process, root statistics added up; repeatable for a
+number of iterations; a game that is not a file, or an agent inside a worker already, searches here alone."""
+import random
+
+from interpreter import load_game, load_source
+from interpreter.agents import make_agent, parallel
+from interpreter.agents.parallel import shares
+from interpreter.infoset import InfoSet
+
+WM = "games/wunschmaschine.wish"
+
+
+def decision(path: str = WM, players: int = 3, seed: int = 5):
+    """A state where the player to move has several options."""
+    game = load_game(path)
+    st, rng = game.new_state(players, seed=seed), random.Random(seed)
+    while len(st.legal_actions(st.to_move[0])) < 3:
+        st.apply(rng.choice(st.legal_actions()))
+    return st, st.to_move[0]
+
+
+def test_the_iterations_are_shared_out_evenly():
+    assert shares(10, 3) == [4, 3, 3] and shares(2, 4) == [1, 1, 0, 0] and sum(shares(201, 2)) == 201
+
+
+def test_an_information_set_crosses_processes_as_text():
+    st, seat = decision()
+    info = InfoSet(st, seat)
+    again = InfoSet.from_json(st.game, info.to_json())
+    assert again.seat == seat
+    a, b = info.sample(random.Random(3)), again.sample(random.Random(3))
+    assert a.to_json() == b.to_json()
+
+
+def test_a_search_on_two_processes_adds_up_both_trees_and_repeats():
+    st, seat = decision()
+    runs = []
+    for _ in range(2):
+        agent = make_agent("mcts:iterations=40;jobs=2;rollout=3", seat, 11)
+        choice = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+        runs.append((choice.label, agent.last_iterations))
+        here = sum(v[0] for v in agent.last_root.stats.get(seat, {}).values())
+        assert here == 20  # this process grew half of the iterations; the worker the other half
+    assert runs[0] == runs[1] and runs[0][1] == 40
+
+
+def test_a_game_that_is_not_a_file_searches_in_this_process():
+    source = open(WM, encoding="utf-8").read()
+    game = load_source(source, "not-a-file.wish")
+    st, rng = game.new_state(3, seed=5), random.Random(5)
+    while len(st.legal_actions(st.to_move[0])) < 3:
+        st.apply(rng.choice(st.legal_actions()))
+    seat = st.to_move[0]
+    agent = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 11)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    assert agent.last_iterations == 30 and sum(v[0] for v in agent.last_root.stats[seat].values()) == 30
+
+
+def test_where_workers_cannot_start_their_trees_are_grown_here_with_the_same_result(monkeypatch):
+    st, seat = decision()
+    agent = make_agent("mcts:iterations=30;jobs=3;rollout=3", seat, 4)
+    choice = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    monkeypatch.setattr(parallel, "_broken", True)
+    here = make_agent("mcts:iterations=30;jobs=3;rollout=3", seat, 4)
+    assert here.act(None, st.legal_actions(seat), info=InfoSet(st, seat)).label == choice.label
+    assert here.last_stats == agent.last_stats and here.last_iterations == 30
