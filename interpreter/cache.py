@@ -121,7 +121,8 @@ def load(path: str, variant: Optional[str], allow: tuple):
         if not data.startswith(FORMAT):
             return None
         head, code, body = _split(data[len(FORMAT):])
-        if any(_digest(p) != digest for p, digest in json.loads(head)["sources"].items()):
+        sources = json.loads(head)["sources"]
+        if any(_digest(p) != digest for p, digest in sources.items()):
             return None
         code = marshal.loads(code)
         from .codegen import Rules
@@ -130,6 +131,7 @@ def load(path: str, variant: Optional[str], allow: tuple):
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError, IndexError,
             pickle.UnpicklingError):
         return None
+    game.path, game.sources = path, sources  # as named now: the entry may come from another folder's run
     game.rules.code = code
     game.rules.bind()
     game.rules.fill(game.table)

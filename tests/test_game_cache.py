@@ -115,3 +115,19 @@ def test_a_folder_allowed_with_allow_keys_the_cache_too(cached, monkeypatch):
     monkeypatch.setattr(link, "ALLOWED", [])
     fresh_load(cached / "games" / "three_wishes.wish")
     assert len(entries(cached)) == 2  # without the folder, another entry
+
+
+def test_a_game_from_the_cache_is_named_as_it_is_loaded_now(cached, monkeypatch):
+    """Compiled from one folder with a relative path, loaded from another with an absolute one: the game's
+    path and its files' paths are those that lead to them now (its rules are checked again, and searched on
+    several processes, from there)."""
+    monkeypatch.chdir(cached)
+    fresh_load("games/wish.wish")
+    elsewhere = cached / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    game = fresh_load(cached / "games" / "wish.wish")
+    assert game._checked is None  # from the cache
+    assert game.path == str(cached / "games" / "wish.wish") and Path(game.path).is_file()
+    assert all(Path(p).is_file() for p in game.sources)
+    assert game.sym.game.name == "Wish"
