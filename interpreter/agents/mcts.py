@@ -138,9 +138,9 @@ class MctsAgent(Agent):
         if parallel.usable(self.jobs, info.game):
             counts = [k for k in parallel.shares(self.iterations, self.jobs) if k]
             seeds = [self.rng.getrandbits(63) for _ in counts[1:]]
-            futures = parallel.start(MctsAgent, info, self.tree_options, seeds, counts[1:])
+            started = parallel.start(MctsAgent, info, self.tree_options, seeds, counts[1:])
             root, done = self.grow(info, counts[0])
-            mine, more = parallel.merged(root.stats.get(self.seat, {}), futures)
+            mine, more = parallel.merged(root.stats.get(self.seat, {}), started)
             done += more
         else:
             root, done = self.grow(info)
