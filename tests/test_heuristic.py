@@ -186,3 +186,13 @@ def test_the_tuning_command_writes_the_weights_it_found_into_the_game_file(tmp_p
     assert [w for _, w, _ in load_source(after).heuristic] == [70, -30]
     rest = lambda t: [line for line in t.split("\n") if not line.startswith(tune.COMMENT) and "weigh" not in line]
     assert rest(after) == rest(text)
+
+
+def test_a_variant_may_judge_a_game_otherwise():
+    text = SAVING.replace("play {", 'variant "Patient" {\n  heuristic q {\n    weigh 90% "coins put aside" q.stash\n'
+                                   '  }\n}\nplay {', 1)
+    assert [(label, w) for label, w, _ in load_source(text).heuristic] == [("coins put aside", 50),
+                                                                             ("rounds played", -10)]
+    patient = load_source(text, variant="Patient")
+    assert patient.heuristic_var == "q" and [(label, w) for label, w, _ in patient.heuristic] == [
+        ("coins put aside", 90)]
