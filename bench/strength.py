@@ -2,8 +2,9 @@
 """How strong the AI players are: seeded matches between agents in every game, with win rates and 95% CIs.
 
     python bench/strength.py [--games 20] [--three-wishes-games 600] [--wish-games 8] [--iterations 100]
-                             [--three-wishes-iterations 400] [--wish-iterations 25] [--naming 120]
-                             [--table-games 4] [--random-table-games 100] [--only wunschmaschine] [--seed 1]
+                             [--three-wishes-iterations 400] [--wish-iterations 25] [--wish-mcts SPEC]
+                             [--naming 120] [--table-games 4] [--random-table-games 100]
+                             [--only wunschmaschine] [--seed 1 | --seed fresh]
 
 A match "A vs B" in an N-player game seats one A and N-1 B; the A seat moves round the table from game to game.
 A's win rate is the share of games A is among the winners (a shared win counts for each winner); the B column
@@ -13,7 +14,9 @@ kind of agent, how often a guess is right (a random guess is right 1 time in 9) 
 comes, in the matches and at tables where every seat is the same agent; and, without the slap race, how often
 each agent names the wish right after 1 to 4 rows, next to the most likely item given what was announced.
 
-A measuring tool, not a test. The same arguments give the same games.
+A measuring tool, not a test. The same arguments give the same games; `--seed fresh` draws a seed (and prints
+it, so the run can be repeated). `--wish-mcts "mcts:time=0.25;jobs=2"` sets the searching agent of the Wish
+matches (default `mcts:iterations=N;rollout=4` with N from --wish-iterations).
 """
 from __future__ import annotations
 
@@ -159,11 +162,23 @@ def main(argv=None) -> int:
     ap.add_argument("--tables-only", action="store_true", help="only the Wunschmaschine tables")
     ap.add_argument("--naming", type=int, default=120,
                     help="Wunschmaschine positions in which each agent names the wish (0: none)")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--wish-mcts", help="the searching agent of the Wish matches, e.g. mcts:time=0.25;jobs=2")
+    ap.add_argument("--seed", default="1", help="a whole number, or 'fresh' for one drawn now (printed)")
     args = ap.parse_args(argv)
+    if args.seed == "fresh":
+        import secrets
+        args.seed = secrets.randbelow(1 << 30)
+        print(f"seed {args.seed} (drawn fresh; --seed {args.seed} repeats this run)", flush=True)
+    else:
+        try:
+            args.seed = int(args.seed)
+        except ValueError:
+            ap.error(f"--seed {args.seed}: a whole number, or 'fresh'")
     for name in sorted(GAMES) if args.only is None else [args.only]:
         iters = {"wish": args.wish_iterations, "three_wishes": args.three_wishes_iterations}.get(name, args.iterations)
         mcts = f"mcts:iterations={iters}" + {"wish": ";rollout=4", "three_wishes": THREE_WISHES}.get(name, "")
+        if name == "wish" and args.wish_mcts:
+            mcts = args.wish_mcts
         games = {"wish": args.wish_games, "three_wishes": args.three_wishes_games}.get(name, args.games)
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
             if not args.tables_only:
