@@ -18,6 +18,7 @@ from .errors import Diagnostic, WishCheckError, did_you_mean
 from .limits import MAX_CARDS, MAX_WEIGHT
 from .scope import CARD_BUILTIN_FIELDS, RESERVED, Scope
 
+
 @attrs.define
 class Symbols:
     """Every declaration of a resolved game, by name."""

@@ -184,15 +184,18 @@ def test_the_tuning_command_writes_the_weights_it_found_into_the_game_file(tmp_p
     assert after.index(tune.COMMENT) < after.index('"""\nWhat saving is worth.')
     assert 'weigh 70% "coins put aside" p.stash' in after and 'weigh -30% "rounds played" round' in after
     assert [w for _, w, _ in load_source(after).heuristic] == [70, -30]
-    rest = lambda t: [line for line in t.split("\n") if not line.startswith(tune.COMMENT) and "weigh" not in line]
+
+    def rest(t: str) -> list:
+        return [line for line in t.split("\n") if not line.startswith(tune.COMMENT) and "weigh" not in line]
+
     assert rest(after) == rest(text)
 
 
 def test_a_variant_may_judge_a_game_otherwise():
-    text = SAVING.replace("play {", 'variant "Patient" {\n  heuristic q {\n    weigh 90% "coins put aside" q.stash\n'
-                                   '  }\n}\nplay {', 1)
-    assert [(label, w) for label, w, _ in load_source(text).heuristic] == [("coins put aside", 50),
-                                                                             ("rounds played", -10)]
+    variant = 'variant "Patient" {\n  heuristic q {\n    weigh 90% "coins put aside" q.stash\n  }\n}\nplay {'
+    text = SAVING.replace("play {", variant, 1)
+    weighed = [(label, w) for label, w, _ in load_source(text).heuristic]
+    assert weighed == [("coins put aside", 50), ("rounds played", -10)]
     patient = load_source(text, variant="Patient")
-    assert patient.heuristic_var == "q" and [(label, w) for label, w, _ in patient.heuristic] == [
-        ("coins put aside", 90)]
+    assert patient.heuristic_var == "q"
+    assert [(label, w) for label, w, _ in patient.heuristic] == [("coins put aside", 90)]
