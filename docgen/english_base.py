@@ -47,6 +47,15 @@ class EnglishBase:
         finally:
             self.names = saved
 
+    @contextmanager
+    def as_you(self, var: str):
+        """Read the player variable of a scoring section or a heuristic (`p`) as "you"."""
+        self.you_names.add(var)
+        try:
+            yield
+        finally:
+            self.you_names.discard(var)
+
     # ---------------------------------------------------------------- entry points
     def describe(self, node) -> str:
         """Any node as plain text (statements and blocks flattened to lines)."""

@@ -325,15 +325,12 @@ def d_play(en: EnglishBase, s: A.Play) -> str:
 
 
 def score_step(en: EnglishBase, st: A.ScoreStep, var: str) -> str:
-    en.you_names.add(var)
-    try:
+    with en.as_you(var):
         if st.form == "score":
             return f"{st.label}: {en.expr(st.expr)}."
         if st.form == "tiebreak":
             return f"Ties are broken by {st.label}: {en.expr(st.expr)}."
         return f"You lose (whatever your score) if {en.expr(st.expr)}."
-    finally:
-        en.you_names.discard(var)
 
 
 def d_scorestep(en: EnglishBase, st: A.ScoreStep) -> str:
@@ -351,11 +348,8 @@ def weight_text(weight: int) -> str:
 
 
 def estimate(en: EnglishBase, t: A.Estimate, var: str) -> str:
-    en.you_names.add(var)
-    try:
+    with en.as_you(var):
         return f"{t.label}, counted at {weight_text(t.weight)}: {en.expr(t.expr)}."
-    finally:
-        en.you_names.discard(var)
 
 
 def d_estimate(en: EnglishBase, t: A.Estimate) -> str:

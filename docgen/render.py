@@ -138,12 +138,9 @@ def calls_in(node) -> list:
 
 def heuristic_data(en: English, h: A.Heuristic) -> dict:
     """The heuristic, for the designers' appendix: its doc and each estimate with its weight, in English."""
-    en.you_names.add(h.var)
-    try:
+    with en.as_you(h.var):
         return {"doc": h.doc, "terms": [{"label": t.label, "weight": weight_text(t.weight), "text": en.expr(t.expr)}
                                         for t in h.terms]}
-    finally:
-        en.you_names.discard(h.var)
 
 
 def decl_label(d) -> str:
@@ -318,8 +315,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     sc = sym.scoring
     ctx["scoring"] = None
     if sc is not None:
-        en.you_names.add(sc.var)
-        try:
+        with en.as_you(sc.var):
             ctx["scoring"] = {
                 "doc": sc.doc,
                 "score": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "score"],
@@ -334,8 +330,6 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                     "Players still tied share the win." if any(s.form == "tiebreak" for s in sc.steps)
                     else "Tied players share the win."])),
             }
-        finally:
-            en.you_names.discard(sc.var)
     ctx["end"] = steps_data(explain_end(en, sym, decls))
     ctx["table"] = None
     if sym.table is not None:

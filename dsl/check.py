@@ -55,6 +55,7 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
         self.decls = decls
         self.path = path
         self.card_total = 0  # card instances declared so far (MAX_CARDS)
+        self.typo_line = None  # (file, line) of a statement reported as a misspelt keyword (check_stmts)
         self.diags: list = []
         self.sym = Symbols()
 

@@ -5,13 +5,13 @@ statement class of `dsl.ast`, reporting through the checker's `error`.
 """
 from __future__ import annotations
 
-import difflib
 from typing import Optional
 
 import attrs
 
 from . import ast as A
 from . import types as T
+from .errors import closest
 from .parser import RESERVED as KEYWORDS
 from .refs import Ref, RefKind
 from .scope import BUILTINS, Scope
@@ -122,7 +122,7 @@ class StmtChecks:
                 d = self.diags[before]
                 self.diags[before] = attrs.evolve(d, hint=f"did you mean the statement '{word}'?")
                 self.typo_line = (e.span.file, e.span.line)
-            elif len(self.diags) == before and getattr(self, "typo_line", None) != (e.span.file, e.span.line):
+            elif len(self.diags) == before and self.typo_line != (e.span.file, e.span.line):
                 self.error(e, "this expression does nothing here; a statement must have an effect",
                            "call a procedure, or use 'let' to keep a value")
 
@@ -288,5 +288,4 @@ def statement_word(e) -> Optional[str]:
     """The statement keyword a bare unknown name at the start of a statement misspells (`shufle`), or None."""
     if not isinstance(e, A.Name):
         return None
-    close = difflib.get_close_matches(e.name, STATEMENT_WORDS, n=1, cutoff=0.75)
-    return close[0] if close else None
+    return closest(e.name, STATEMENT_WORDS)

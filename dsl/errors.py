@@ -54,6 +54,12 @@ def printable(text: str) -> str:
     return _CONTROL.sub("\ufffd", text)
 
 
+def closest(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """The one known name `name` most likely misspells (a close match only), or None."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
     """A hint naming the closest known names, or None."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)

@@ -1,14 +1,13 @@
 """Stage 1: text → syntax tree. Lark LALR with a cached grammar; friendly syntax errors."""
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from . import ast as A
 from . import cache
-from .errors import Diagnostic, WishSyntaxError
+from .errors import Diagnostic, WishSyntaxError, closest
 from .limits import MAX_SOURCE, TooLarge, read_text
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
@@ -208,10 +207,9 @@ def _hint_for(err) -> Optional[str]:
     if tok.type == "NAME" and str(tok) in ("def", "fn", "func"):
         return "declare a 'procedure' (effects) or a 'function' (a value)"
     if tok.type == "NAME":
-        words = {w for w, t in _KEYWORD_TYPES.items() if t in exp}
-        close = difflib.get_close_matches(str(tok), sorted(words), n=1, cutoff=0.75)
-        if close:
-            return f"did you mean '{close[0]}'?"
+        word = closest(str(tok), (w for w, t in _KEYWORD_TYPES.items() if t in exp))
+        if word is not None:
+            return f"did you mean '{word}'?"
     if "NAME" in exp and tok.type not in ("NAME", "$END") and str(tok).isidentifier():
         return f"'{tok}' is a keyword of the language and cannot be used as a name here"
     if "RBRACE" in exp and tok.type in _DECL_STARTS:

@@ -10,13 +10,12 @@ table or a scoring section replaces the game's whole one, like any other definit
 """
 from __future__ import annotations
 
-import difflib
 from typing import Optional
 
 import attrs
 
 from . import ast as A
-from .errors import Diagnostic, WishCheckError, did_you_mean
+from .errors import Diagnostic, WishCheckError, closest, did_you_mean
 from .linked import find_variant, own_variants, sources, variant_names
 
 
@@ -162,10 +161,10 @@ def _merge_cards(base: A.Cards, ch: A.Cards, diags: list) -> A.Cards:
             rows[where[name]] = r
             continue
         if name is not None and not any(a.name == "new" for a in r.annots):
-            close = difflib.get_close_matches(name, [n for n in where if n is not None], n=1, cutoff=0.75)
+            close = closest(name, (n for n in where if n is not None))
             diags.append(Diagnostic(
                 r.span, f"'change cards' adds a new card \"{name}\"" + (
-                    f" — did you mean to change \"{close[0]}\"?" if close else ": the game has no card of that name"),
+                    f" — did you mean to change \"{close}\"?" if close else ": the game has no card of that name"),
                 "a row that adds a card is marked as such: write @new on the line before it"))
         where[name] = len(rows)
         rows.append(r)

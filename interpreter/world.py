@@ -123,7 +123,7 @@ class World(StateData):
     # ---------------------------------------------------------------- cards
     def _enter(self, c: int, slot: int, facing) -> None:
         """A card arrives in a zone: its facing and who knows it follow the zone's visibility."""
-        if facing == "up" or self.lay.slot_vis[slot] == "public":
+        if facing == "up" or self.lay.slot_public[slot]:
             self.face[c] = True
             self.known[c] = self.all_mask
         else:

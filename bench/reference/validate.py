@@ -146,6 +146,10 @@ def compare(title, n, eng, ref, out):
     out.append(dict(game=title, players=n, rows=table))
 
 
+CASES = (("wunschmaschine", "Wunschmaschine", (3, 4, 6), wm_engine_game, wm_ref_game),
+         ("three_wishes", "3 Wishes", (3, 4, 5), tw_engine_game, tw_ref_game))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=2000)
@@ -160,22 +164,16 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     rg = args.ref_games or args.games
     wanted = None if args.players is None else {int(x) for x in args.players.split(",")}
-    if args.only in (None, "wunschmaschine"):
-        game = common.load("wunschmaschine")
-        for n in (3, 4, 6):
+    for key, title, counts, engine_game, ref_game in CASES:
+        if args.only not in (None, key):
+            continue
+        game = common.load(key)
+        for n in counts:
             if wanted is not None and n not in wanted:
                 continue
-            eng = collect(lambda n, s, r: wm_engine_game(game, n, s, r), n, args.games, args.seed, args.seed)
-            ref = collect(wm_ref_game, n, rg, 10**6 + args.seed, 10**6 + args.seed)
-            compare("Wunschmaschine", n, eng, ref, out)
-    if args.only in (None, "three_wishes"):
-        game = common.load("three_wishes")
-        for n in (3, 4, 5):
-            if wanted is not None and n not in wanted:
-                continue
-            eng = collect(lambda n, s, r: tw_engine_game(game, n, s, r), n, args.games, args.seed, args.seed)
-            ref = collect(tw_ref_game, n, rg, 10**6 + args.seed, 10**6 + args.seed)
-            compare("3 Wishes", n, eng, ref, out)
+            eng = collect(lambda n, s, r: engine_game(game, n, s, r), n, args.games, args.seed, args.seed)
+            ref = collect(ref_game, n, rg, 10**6 + args.seed, 10**6 + args.seed)
+            compare(title, n, eng, ref, out)
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     if args.json:
         with open(args.json, "w") as f:

@@ -106,10 +106,9 @@ class MctsAgent(Agent):
         check_option("mcts", "jobs", jobs, 1)
         if jobs > parallel.MAX_JOBS:
             raise WishError(f"agent option mcts:jobs={jobs}: at most {parallel.MAX_JOBS} processes")
-        if time is not None:
-            if not 0 < time <= MAX_TIME:
-                raise WishError(f"agent option mcts:time={time}: seconds a decision, more than 0 and at most "
-                                f"{MAX_TIME:,.0f}")
+        if time is not None and not 0 < time <= MAX_TIME:
+            raise WishError(f"agent option mcts:time={time}: seconds a decision, more than 0 and at most "
+                            f"{MAX_TIME:,.0f}")
         if iterations is None:
             iterations = 200 if time is None else MAX_ITERATIONS
         check_option("mcts", "iterations", iterations, 1)

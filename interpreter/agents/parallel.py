@@ -13,10 +13,7 @@ after the other, with the same seeds: the same choice, in more time.
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import time as _time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from ..game import load_game
@@ -30,9 +27,13 @@ _broken = False  # worker processes could not start: grow the workers' trees her
 
 
 def usable(jobs: int, game) -> bool:
-    """Can this search use worker processes?"""
-    return (jobs > 1 and Path(game.path).is_file()
-            and not multiprocessing.current_process().daemon)
+    """Can this search use worker processes? (`multiprocessing` is imported only when it may: every command
+    that loads the agents would pay for it.)"""
+    if jobs < 2 or not Path(game.path).is_file():
+        return False
+    import multiprocessing
+
+    return not multiprocessing.current_process().daemon
 
 
 def shares(iterations: int, jobs: int) -> list:
@@ -74,6 +75,8 @@ def merged(mine: dict, started: list) -> tuple:
 def _result(task: tuple, future) -> tuple:
     global _broken, _pool
     if future is not None:
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             return future.result()
         except BrokenProcessPool:
@@ -92,8 +95,12 @@ def search(task: tuple) -> tuple:
     return root.stats.get(info.seat, {}), done
 
 
-def _workers(n: int) -> ProcessPoolExecutor:
+def _workers(n: int):
+    """The pool of worker processes, of at least `n`, started once."""
     global _pool, _pool_size
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     if _pool is None or _pool_size < n:
         if _pool is not None:
             _pool.shutdown()
