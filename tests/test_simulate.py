@@ -144,8 +144,11 @@ def test_json_summary_shape(capsys):
     for s in doc["seats"]:
         assert s["low"] <= s["rate"] <= s["high"] and s["score"]["n"] == 60
     assert doc["agent_rates"] == [{"agent": "random", **{k: doc["agent_rates"][0][k] for k in
-                                                         ("wins", "games", "rate", "low", "high")}}]
+                                                         ("wins", "games", "rate", "low", "high", "score",
+                                                          "winning_score")}}]
     assert doc["agent_rates"][0]["games"] == 180
+    assert doc["agent_rates"][0]["score"] == doc["scores"]["all"]  # one agent played every seat
+    assert doc["agent_rates"][0]["winning_score"] == doc["scores"]["winners"]
     assert sum(c for _, _, c in doc["scores"]["histogram"]) == 180
     assert doc["length"]["actions"]["mean"] == 12  # 4 rounds × 3 players, one action each
     assert doc["length"]["decisions"]["mean"] == 12
@@ -159,6 +162,26 @@ def test_roles_are_enum_variables_fixed_at_setup(capsys):
     assert rows[0]["role"] == "<b>Lion</b>"
     assert sum(r["games"] for r in rows) == 120
     assert rows[0]["rate"] > rows[1]["rate"]  # lions roar
+    assert [r["agents"] for r in rows] == [{"random": r["games"]} for r in rows]  # who played each role
+
+
+def test_the_strength_of_the_agents_is_stated_beside_their_figures(capsys):
+    """Per agent its score (all games, and the games it won); per role which agents played it: a win rate by
+    role means little when one agent played that role more often or played it badly."""
+    code, out, _ = simulate(capsys, RACE, "-n", "30", "--seed", "4", "--agents", "random,greedy", "--players", "2")
+    assert code == 0
+    doc = sim_json(capsys, RACE, "-n", "30", "--seed", "4", "--agents", "random,greedy", "--players", "2")
+    greedy = next(a for a in doc["agent_rates"] if a["agent"] == "greedy")
+    assert greedy["score"]["n"] == 30
+    # the games it won, a shared win counted whole here and 1/k in its win rate
+    assert greedy["wins"] <= greedy["winning_score"]["n"] <= 30
+    section = out[out.index("Strength of the agents"):out.index("Win rate per role")]
+    assert f"greedy             score mean {greedy['score']['mean']:.2f}" in section
+    assert "(30 seats)" in section
+    lion = doc["roles"]["house"][0]
+    assert sum(lion["agents"].values()) == lion["games"] and set(lion["agents"]) <= {"random", "greedy"}
+    played = ", ".join(f"{spec} ×{k}" for spec, k in lion["agents"].items())
+    assert f"played by {played}" in out
 
 
 def test_coverage_counts_and_lists_what_never_fired(capsys):

@@ -41,9 +41,12 @@ def render(doc: dict) -> str:
     if len(doc["agents"]) > 1 or len(doc["agent_rates"]) > 1:
         out += ["", "Win rate per agent (seats rotate between games):"]
         out += [rate_line(a["agent"], a) for a in doc["agent_rates"]]
+    out += strength_lines(doc["agent_rates"])
+    several = len(doc["agent_rates"]) > 1
     for name, rows in doc["roles"].items():
         out += ["", f"Win rate per role ({name}):"]
-        out += [rate_line(r["role"], r) + f"  score mean {r['score']['mean']:.2f}" for r in rows]
+        out += [rate_line(r["role"], r) + f"  score mean {r['score']['mean']:.2f}" + several * played_by(r)
+                for r in rows]
     sc = doc["scores"]
     out += ["", "Scores:", f"  every player: {spread(sc['all'])}", f"  winners:      {spread(sc['winners'])}"]
     out += histogram_lines(sc["histogram"])
@@ -51,6 +54,21 @@ def render(doc: dict) -> str:
     out += ["", "Game length:", f"  decisions: {spread(ln['decisions'])}", f"  actions:   {spread(ln['actions'])}"]
     out += coverage_lines(doc)
     return "\n".join(out)
+
+
+def strength_lines(rates: list) -> list:
+    """How well each agent played: balance figures are only as good as the players behind them."""
+    out = ["", "Strength of the agents (every figure here describes games played this well):"]
+    for a in rates:
+        won = a["winning_score"]
+        when = f", in the games it won {won['mean']:.2f}" if won.get("n") else ", no game won"
+        out.append(f"  {a['agent']:<18} score mean {a['score']['mean']:.2f} (quartiles {num(a['score']['q1'])}–"
+                   f"{num(a['score']['q3'])}){when}  ({a['games']} seats)")
+    return out
+
+
+def played_by(row: dict) -> str:
+    return "  played by " + ", ".join(f"{spec} ×{k}" for spec, k in row["agents"].items())
 
 
 def histogram_lines(bins: list, width: int = 40) -> list:

@@ -46,27 +46,24 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
     for p in range(players):
         scores = [r["scores"][p] for r in records]
         seats.append({"seat": p + 1, **rate(sum(s[p] for s in share), n), "score": describe(scores)})
-    agents: dict = defaultdict(lambda: [0.0, 0])
-    for r, s in zip(records, share):
-        for p, spec in enumerate(r["agents"]):
-            agents[spec][0] += s[p]
-            agents[spec][1] += 1
     roles = {}
     for name in role_columns(records):
-        acc: dict = defaultdict(lambda: [0.0, 0, []])
+        acc: dict = defaultdict(lambda: [0.0, 0, [], defaultdict(int)])
         for r, s in zip(records, share):
             for p, value in enumerate(r["roles"][name]):
                 acc[value][0] += s[p]
                 acc[value][1] += 1
                 acc[value][2].append(r["scores"][p])
-        roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc)}
-                       for v, (w, k, sc) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
+                acc[value][3][r["agents"][p]] += 1
+        roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc),
+                        "agents": dict(sorted(by.items()))}
+                       for v, (w, k, sc, by) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
     all_scores = [x for r in records for x in r["scores"]]
     win_scores = [r["scores"][p] for r in records for p in r["winners"]]
     return {
         **meta, "games": n,
         "seats": seats,
-        "agent_rates": [{"agent": spec, **rate(w, k)} for spec, (w, k) in sorted(agents.items())],
+        "agent_rates": agent_rates(records, share),
         "roles": roles,
         "no_winner": sum(1 for r in records if not r["winners"]),
         "shared_wins": sum(1 for r in records if len(r["winners"]) > 1),
@@ -76,6 +73,20 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
                    "actions": describe([r["actions"] for r in records])},
         **coverage(records, rows),
     }
+
+
+def agent_rates(records: list, share: list) -> list:
+    """Per agent spec: its win rate, and how well it plays (its score, and its score in the games it won), so
+    that figures from weak players are not read as the game's balance."""
+    acc: dict = defaultdict(lambda: [0.0, [], []])
+    for r, s in zip(records, share):
+        for p, spec in enumerate(r["agents"]):
+            acc[spec][0] += s[p]
+            acc[spec][1].append(r["scores"][p])
+            if p in r["winners"]:
+                acc[spec][2].append(r["scores"][p])
+    return [{"agent": spec, **rate(w, len(scores)), "score": describe(scores), "winning_score": describe(won)}
+            for spec, (w, scores, won) in sorted(acc.items())]
 
 
 def coverage(records: list, rows: list) -> dict:
@@ -113,4 +124,4 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
     return out
 
 
-__all__ = ["compare", "coverage", "rate", "role_columns", "shares", "summarise"]
+__all__ = ["agent_rates", "compare", "coverage", "rate", "role_columns", "shares", "summarise"]

@@ -1,0 +1,61 @@
+"""bench/balance.py: win rates per role in self-play at several table sizes, written between markers."""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+RACE = "tests/games/sim_race.wish"
+
+
+def balance():
+    spec = importlib.util.spec_from_file_location("balance", Path(__file__).parent.parent / "bench" / "balance.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_table_has_a_row_per_role_and_a_column_per_table_size(tmp_path, capsys):
+    readme = tmp_path / "README.md"
+    readme.write_text("intro\n<!-- balance:begin -->\nold table\n<!-- balance:end -->\nafter\n")
+    args = [RACE, "--agent", "random", "--players", "2,3", "--games", "40", "--games-more", "20", "--seed", "3",
+            "--jobs", "1", "--write", str(readme)]
+    assert balance().main(args) == 0
+    text = readme.read_text()
+    assert text.startswith("intro\n<!-- balance:begin -->\nWin rate per house") and text.endswith(
+        "<!-- balance:end -->\nafter\n")
+    assert "old table" not in text
+    assert "| house | 2 players (40 games) | 3 players (20 games) |" in text
+    assert "| fair share | 50% | 33% |" in text
+    lion = next(line for line in text.splitlines() if line.startswith("| <b>Lion</b> |"))
+    cell = r"\d+% \[\d+–\d+\], score \d+\.\d"  # rate [low–high] and the role's mean score, per column
+    assert re.fullmatch(rf"\| <b>Lion</b> \| {cell} \| {cell} \|", lion), lion
+    # the command that makes it again, with everything that decides the games
+    assert ('`python bench/balance.py tests/games/sim_race.wish --agent "random" --players 2,3 --games 40 '
+            '--games-more 20 --seed 3`') in text
+    assert capsys.readouterr().out.strip() in text  # what it printed is what it wrote
+
+
+def test_the_same_arguments_give_the_same_table(capsys):
+    args = [RACE, "--agent", "random", "--players", "2", "--games", "30", "--seed", "8", "--jobs", "1"]
+    tables = []
+    for _ in range(2):
+        balance().main(args)
+        tables.append(capsys.readouterr().out.split("minutes (one column each).")[1])
+    assert tables[0] == tables[1]
+
+
+def test_a_file_without_markers_is_not_written(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("no markers\n")
+    with pytest.raises(SystemExit, match="no <!-- balance:begin -->"):
+        balance().main([RACE, "--agent", "random", "--players", "2", "--games", "4", "--jobs", "1",
+                        "--write", str(readme)])
+    assert readme.read_text() == "no markers\n"
+
+
+def test_a_game_without_roles_says_so(capsys):
+    balance().main(["games/three_wishes.wish", "--agent", "random", "--players", "3", "--games", "3", "--jobs", "1"])
+    assert "No roles: every player plays the same part" in capsys.readouterr().out
