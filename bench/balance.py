@@ -4,13 +4,14 @@
     python bench/balance.py [GAME] [--variant NAME] [--agent SPEC] [--players 2,3,4] [--games 200]
                             [--games-more 60] [--seed 1] [--jobs 2] [--write README.md]
 
-Every seat is played by the same agent (default: MCTS on the game's heuristic, 300 iterations a decision and no
-rollouts — about a quarter of a second a decision on this machine, and repeatable, unlike a time budget), so a
-role's win rate is the game's balance as far as that agent can tell, and the table says how well it played (its
-mean score, and the winners'). The first table size gets `--games` games, the others `--games-more` (bigger
-tables take longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a
-variant that deals them at random (Wish: "Random Djinns") so that no agent's preference in choosing decides
-who plays what. A measuring tool, not a test: the same arguments give the same games. `--write FILE` puts the
+Every seat is played by the same agent (default: MCTS on the game's heuristic, 120 iterations a decision, no
+rollouts, new options probed one step ahead — about an eighth of a second a decision in Wish on the 2-core
+machine, so that 200 two-player games fit in 40 minutes, and repeatable, unlike a time budget), so a role's win
+rate is the game's balance as far as that agent can tell, and the table says how well it played (its mean score,
+and the winners'). The first table size gets `--games` games, the others `--games-more` (bigger tables take
+longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a variant that deals
+them at random (Wish: "Random Djinns") so that no agent's preference in choosing decides who plays what. A
+measuring tool, not a test: the same arguments give the same games. `--write FILE` puts the
 table into FILE between the markers `<!-- balance:begin -->` and `<!-- balance:end -->`.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ if str(REPO) not in sys.path:
 
 from wishdsl.simulate import Runner, Setup, summary_of  # noqa: E402
 
-AGENT = "mcts:iterations=300;rollout=0"
+AGENT = "mcts:iterations=120;rollout=0;probe=1"
 BEGIN, END = "<!-- balance:begin -->", "<!-- balance:end -->"
 
 

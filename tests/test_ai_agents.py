@@ -341,7 +341,8 @@ def test_shuffles_record_the_cards_and_who_kept_track():
 
 @pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0"),
                                            ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0"),
-                                           ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0")])
+                                           ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0"),
+                                           ("mcts:groups=2", "must be 0 or 1")])
 def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
@@ -592,3 +593,45 @@ def test_a_pick_that_ends_the_game_backs_up_its_final_reward_unmixed():
     agent._iterate(root, st)
     assert st.is_over and st.winners() == [0]
     assert root.stats[0][STOP_KEY][:2] == [1, 1.0]
+
+
+def wish_turn_start(seed=3):
+    """A 2-player Wish state where the player to move chooses among several kinds of action."""
+    st = game(WISH).new_state(2, seed=seed)
+    rng = random.Random(seed)
+    while len({a.key[0] for a in st.legal_actions(st.to_move[0]) if type(a.key) is tuple}) < 3:
+        st.apply(rng.choice(st.legal_actions()))
+    return st
+
+
+def test_move_groups_pick_an_action_first_then_its_parameters():
+    """With `groups=1` the root keeps statistics per action name as well, and each group's visits are the visits
+    of its options: the search chose a group, then an option in it."""
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=1, iterations=120, rollout=0, groups=1)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    root = agent.last_root
+    groups, options = root.groups[seat], root.stats[seat]
+    names = {cls[0] for cls in options}
+    assert set(groups) == names and len(names) >= 3
+    for name, (visits, total, _) in groups.items():
+        mine = [v for cls, v in options.items() if cls[0] == name]
+        assert visits == sum(v[0] for v in mine) and total == pytest.approx(sum(v[1] for v in mine))
+    assert sum(v[0] for v in groups.values()) == 120
+    # an option is weighed (its availability counted) only when its group was chosen, not at every iteration
+    for name, (visits, _, _) in groups.items():
+        assert all(v[2] <= visits for cls, v in options.items() if cls[0] == name)
+    assert min(v[2] for v in options.values()) < 120
+
+
+def test_without_move_groups_the_search_is_unchanged():
+    """`groups=0` (the default) keeps no group statistics and makes the same choice as before they existed:
+    the option statistics of the root are those of an agent built without the option."""
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    plain, off = MctsAgent(seat, seed=4, iterations=60, rollout=2), MctsAgent(seat, seed=4, iterations=60,
+                                                                               rollout=2, groups=0)
+    for agent in (plain, off):
+        agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    assert not off.last_root.groups and off.last_root.stats == plain.last_root.stats

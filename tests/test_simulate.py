@@ -308,6 +308,18 @@ def test_report_is_self_contained_and_escapes_names(capsys, tmp_path):
     assert "Ablation:" in html and "Differences (other − base, same seeds)" in html
 
 
+def test_report_states_the_strength_of_the_agents(capsys, tmp_path):
+    path = tmp_path / "r.html"
+    code, _, _ = simulate(capsys, RACE, "-n", "20", "--seed", "1", "--agents", "random,greedy", "--players", "2",
+                          "--report", str(path))
+    assert code == 0
+    html = path.read_text(encoding="utf-8")
+    strength = html[html.index("<h3>Strength of the agents</h3>"):html.index("<h3>Role: house</h3>")]
+    assert strength.count("<tr><td>") == 2 and "<td>greedy</td><td>20</td>" in strength
+    played = html[html.index("<p>Played by: "):]
+    assert played.startswith("<p>Played by: &lt;b&gt;Lion&lt;/b&gt;: ") and " ×" in played.split("</p>")[0]
+
+
 # ---------------------------------------------------------------- named triggers
 NAMED = """
 game "T" { players 1..2 }

@@ -50,6 +50,12 @@ own scoring at once; in a game as short as 3 Wishes random play to the end mostl
 this beats random and greedy in 3 Wishes on fresh deals (README, Strength). Off by default: Wish and
 Wunschmaschine were measured without it.
 
+With `groups=1` the options of a choice of actions are first grouped by action name (move groups, Childs,
+Brodeur and Kocsis 2008): UCB picks Travel, Empower or Fulfill on the group's own statistics, then which Travel.
+A Wish turn offers a dozen options or more, most of them the same action with other parameters (which column,
+which Area); grouped, the search would learn first what kind of step is worth taking. Measured in Wish, it lost
+11 of 40 games to the same search without it (README, AI players), so it is off by default.
+
 `last_root` keeps the tree of the last decision, for inspection.
 """
 from __future__ import annotations
@@ -69,39 +75,42 @@ from .search import check_flag, check_option, judging, percents, rewards, score_
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
 MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
 MAX_ITERATIONS = 10_000_000  # the iterations of a search by time, at most
+UNSEEN = [0, 0.0, 0]  # the statistics of an option offered at a node but never weighed there (`groups=1`)
 
 
 class Node:
     """A place in the tree: per player, option class → [visits, reward sum, availability] and the range of the
-    rewards seen [low, high]; children by picks."""
+    rewards seen [low, high]; children by picks; with `groups=1` the same statistics per action name."""
 
-    __slots__ = ("stats", "ranges", "children")
+    __slots__ = ("stats", "ranges", "children", "groups")
 
     def __init__(self):
         self.stats: dict = {}
         self.ranges: dict = {}
         self.children: dict = {}
+        self.groups: dict = {}  # with `groups=1`: per player, action name → [visits, reward sum, availability]
 
 
 class MctsAgent(Agent):
     """ISMCTS with UCB1 (constant `c`); MAST rollouts (`epsilon`) cut after `rollout` decisions; `iterations`
     samples; options on unseen cards of one zone merged into one arm unless `merge` is 0; new options probed
-    one step ahead when `probe` is 1; an unfinished game valued with the game's `heuristic` unless
-    `heuristic` is 0 (`weights`: other weights for its estimates). With `time` (seconds a decision, wall
-    clock) the search runs that long instead, at least one iteration, and at most `iterations` when those are
-    given too: a search by time is not repeatable, a search by iterations is (the same seed and state give the
-    same choice). With `jobs` above 1 the search also runs in jobs - 1 worker processes, each growing its own
-    tree, and the root statistics are added up (agents/parallel.py); `last_root` is then this process's tree."""
+    one step ahead when `probe` is 1; actions chosen by name first when `groups` is 1; an unfinished game valued
+    with the game's `heuristic` unless `heuristic` is 0 (`weights`: other weights for its estimates). With
+    `time` (seconds a decision, wall clock) the search runs that long instead, at least one iteration, and at
+    most `iterations` when those are given too: a search by time is not repeatable, a search by iterations is
+    (the same seed and state give the same choice). With `jobs` above 1 the search also runs in jobs - 1
+    worker processes, each growing its own tree, and the root statistics are added up (agents/parallel.py);
+    `last_root` is then this process's tree."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,
-               "merge": int, "probe": int, "heuristic": int, "weights": percents}
+               "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
-                 time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1):
+                 time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1, groups: int = 0):
         super().__init__(seat, seed)
         check_option("mcts", "jobs", jobs, 1)
         if jobs > parallel.MAX_JOBS:
@@ -120,11 +129,13 @@ class MctsAgent(Agent):
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
         check_flag("mcts", "merge", merge)
         check_flag("mcts", "probe", probe)
-        self.epsilon, self.merge, self.probe = epsilon, merge, probe
+        check_flag("mcts", "groups", groups)
+        self.epsilon, self.merge, self.probe, self.groups = epsilon, merge, probe, groups
         self.weights = judging(heuristic, weights, "mcts")
         self.jobs = jobs
         self.tree_options = {"time": time, "c": c, "rollout": rollout, "epsilon": epsilon, "merge": merge,
-                             "probe": probe, "heuristic": heuristic, "weights": weights}  # a worker's tree
+                             "probe": probe, "heuristic": heuristic, "weights": weights,
+                             "groups": groups}  # a worker's tree
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -210,6 +221,11 @@ class MctsAgent(Agent):
                 entry = node.stats[p][cls]
                 entry[0] += 1
                 entry[1] += value
+                if self.groups:
+                    group = node.groups.get(p, {}).get(_group(cls))
+                    if group is not None:
+                        group[0] += 1
+                        group[1] += value
                 span = node.ranges.get(p)
                 if span is None:
                     node.ranges[p] = [value, value]
@@ -261,12 +277,12 @@ class MctsAgent(Agent):
         if probes is not None and offered:
             values = []
             for cls in offered:
-                visits, total, _ = table[cls]
+                visits, total, _ = table.get(cls, UNSEEN)
                 value = total / visits if visits >= 3 else probes.get((player, cls))
                 if value is not None:
                     values.append(value)
             return (reward + max(values)) / 2 if values else reward
-        visits, total, _ = max([table[cls] for cls in offered] if offered else table.values())
+        visits, total, _ = max([table.get(cls, UNSEEN) for cls in offered] if offered else table.values())
         if visits >= 3:
             return (reward + total / visits) / 2
         return reward
@@ -286,7 +302,17 @@ class MctsAgent(Agent):
         self.offers[node, player] = classes
         low, high = node.ranges.get(player, (0.0, 1.0))
         c = self.c * (high - low if high > low else 1.0)
-        mast = self.mast
+        if self.groups:
+            classes = self._group_of_classes(node, player, classes, st, actions, concrete, c)
+
+        def first(cls):
+            return self._first(player, cls, st, actions[concrete[cls][0]])
+        best = self._ucb(table, classes, first, c)
+        return best, actions[_one_of(concrete[best], self.rng)]
+
+    def _ucb(self, table: dict, classes: list, first, c: float):
+        """The class UCB1 picks among `classes` (statistics in `table`, counted as offered once more); a class not
+        tried yet counts as tried once, earning `first(class)`. Ties are broken at random."""
         best, best_value, ties = None, -math.inf, 0
         for cls in classes:
             entry = table.get(cls)
@@ -297,19 +323,40 @@ class MctsAgent(Agent):
             if visits:
                 value = total / visits + c * math.sqrt(math.log(avail) / visits)
             else:
-                seen = mast.get((player, cls))
-                if seen is not None:
-                    first = seen[1] / seen[0]
-                else:
-                    first = self._probe(st, player, cls, actions[concrete[cls][0]]) if self.probe else 1.0
-                value = first + c * math.sqrt(math.log(avail + 1))
+                value = first(cls) + c * math.sqrt(math.log(avail + 1))
             if value > best_value:
                 best, best_value, ties = cls, value, 1
             elif value == best_value:
                 ties += 1
                 if self.rng.randrange(ties) == 0:
                     best = cls
-        return best, actions[_one_of(concrete[best], self.rng)]
+        return best
+
+    def _first(self, player: int, cls, st, action: Action) -> float:
+        """The value of an option class not tried at a node yet: what it has earned so far in this search (MAST),
+        else with `probe` its reward one step ahead, else the most possible."""
+        seen = self.mast.get((player, cls))
+        if seen is not None:
+            return seen[1] / seen[0]
+        return self._probe(st, player, cls, action) if self.probe else 1.0
+
+    def _group_of_classes(self, node: Node, player: int, classes: list, st, actions: list, concrete: dict,
+                          c: float) -> list:
+        """With `groups=1` (move groups, Childs, Brodeur and Kocsis 2008): the options of a choice of actions
+        are grouped by action name, UCB1 picks a group on the group's own statistics (an untried group starts
+        at its best member's first value), and the option is picked within it. Fifteen Travel, Empower and
+        Fulfill options with their columns become three arms first. A choice whose options all share a name
+        (one value to pick) is not grouped."""
+        members: dict = {}
+        for cls in classes:
+            members.setdefault(_group(cls), []).append(cls)
+        if len(members) < 2:
+            return classes
+        table = node.groups.setdefault(player, {})
+
+        def first(group):
+            return max(self._first(player, cls, st, actions[concrete[cls][0]]) for cls in members[group])
+        return members[self._ucb(table, list(members), first, c)]
 
     def _probe(self, st, player: int, key, action: Action) -> float:
         """The first value of option class `key` when this search has not met it: the reward `player` gets
@@ -320,6 +367,11 @@ class MctsAgent(Agent):
             after.apply(action)
             value = self.probes[player, key] = rewards(after, self.scale, self.weights)[player]
         return value
+
+
+def _group(cls):
+    """The move group of an option class: its action's name (an action's key is (name, parameter values))."""
+    return cls[0] if type(cls) is tuple and cls and type(cls[0]) is str else None
 
 
 def _one_of(items: list, rng):
