@@ -96,7 +96,10 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--write", metavar="FILE", help="put the table into FILE between the balance markers")
     args = ap.parse_args(argv)
-    sizes = [int(x) for x in args.players.split(",")]
+    try:
+        sizes = [int(x) for x in args.players.split(",")]
+    except ValueError:
+        ap.error(f"--players {args.players}: table sizes are whole numbers separated by commas (2,3,4)")
     docs, seconds = [], []
     for i, players in enumerate(sizes):
         games = args.games if i == 0 else args.games_more
@@ -104,10 +107,11 @@ def main(argv=None) -> int:
         docs.append(doc)
         seconds.append(took)
         print(f"{players} players: {games} games in {took / 60:.1f} minutes", file=sys.stderr)
+        if args.write:  # after every table size, so that a long run keeps what it has measured
+            write(Path(args.write), table(docs, rerun(args), args.agent, seconds))
     text = table(docs, rerun(args), args.agent, seconds)
     print(text)
     if args.write:
-        write(Path(args.write), text)
         print(f"wrote the table into {args.write}", file=sys.stderr)
     return 0
 

@@ -59,3 +59,9 @@ def test_a_file_without_markers_is_not_written(tmp_path):
 def test_a_game_without_roles_says_so(capsys):
     balance().main(["games/three_wishes.wish", "--agent", "random", "--players", "3", "--games", "3", "--jobs", "1"])
     assert "No roles: every player plays the same part" in capsys.readouterr().out
+
+
+def test_table_sizes_must_be_numbers(capsys):
+    with pytest.raises(SystemExit):
+        balance().main([RACE, "--players", "2,three"])
+    assert "--players 2,three: table sizes are whole numbers" in capsys.readouterr().err
