@@ -75,12 +75,12 @@ from .search import check_flag, check_option, judging, percents, rewards, score_
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
 MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
 MAX_ITERATIONS = 10_000_000  # the iterations of a search by time, at most
-UNSEEN = [0, 0.0, 0]  # the statistics of an option offered at a node but never weighed there (`groups=1`)
 
 
 class Node:
     """A place in the tree: per player, option class → [visits, reward sum, availability] and the range of the
-    rewards seen [low, high]; children by picks; with `groups=1` the same statistics per action name."""
+    rewards seen [low, high]; children by picks; with `groups=1`, per player, how often each action name was
+    offered (its visits and rewards are those of its options)."""
 
     __slots__ = ("stats", "ranges", "children", "groups")
 
@@ -88,7 +88,7 @@ class Node:
         self.stats: dict = {}
         self.ranges: dict = {}
         self.children: dict = {}
-        self.groups: dict = {}  # with `groups=1`: per player, action name → [visits, reward sum, availability]
+        self.groups: dict = {}  # with `groups=1`: per player, action name → availability
 
 
 class MctsAgent(Agent):
@@ -221,11 +221,6 @@ class MctsAgent(Agent):
                 entry = node.stats[p][cls]
                 entry[0] += 1
                 entry[1] += value
-                if self.groups:
-                    group = node.groups.get(p, {}).get(_group(cls))
-                    if group is not None:
-                        group[0] += 1
-                        group[1] += value
                 span = node.ranges.get(p)
                 if span is None:
                     node.ranges[p] = [value, value]
@@ -277,12 +272,15 @@ class MctsAgent(Agent):
         if probes is not None and offered:
             values = []
             for cls in offered:
-                visits, total, _ = table.get(cls, UNSEEN)
+                visits, total, _ = table[cls] if cls in table else (0, 0.0, 0)  # with groups: maybe never weighed
                 value = total / visits if visits >= 3 else probes.get((player, cls))
                 if value is not None:
                     values.append(value)
             return (reward + max(values)) / 2 if values else reward
-        visits, total, _ = max([table.get(cls, UNSEEN) for cls in offered] if offered else table.values())
+        entries = [table[cls] for cls in offered if cls in table] if offered else list(table.values())
+        if not entries:
+            return reward
+        visits, total, _ = max(entries)
         if visits >= 3:
             return (reward + total / visits) / 2
         return reward
@@ -343,8 +341,8 @@ class MctsAgent(Agent):
     def _group_of_classes(self, node: Node, player: int, classes: list, st, actions: list, concrete: dict,
                           c: float) -> list:
         """With `groups=1` (move groups, Childs, Brodeur and Kocsis 2008): the options of a choice of actions
-        are grouped by action name, UCB1 picks a group on the group's own statistics (an untried group starts
-        at its best member's first value), and the option is picked within it. Fifteen Travel, Empower and
+        are grouped by action name, UCB1 picks a group on the sums of its options' statistics (an untried group
+        starts at its best member's first value), and the option is picked within it. Fifteen Travel, Empower and
         Fulfill options with their columns become three arms first. A choice whose options all share a name
         (one value to pick) is not grouped."""
         members: dict = {}
@@ -352,11 +350,19 @@ class MctsAgent(Agent):
             members.setdefault(_group(cls), []).append(cls)
         if len(members) < 2:
             return classes
-        table = node.groups.setdefault(player, {})
+        offered = node.groups.setdefault(player, {})
+        options = node.stats[player]
+        table = {}
+        for group, classes_of in members.items():
+            rows = [options[cls] for cls in classes_of if cls in options]
+            table[group] = [sum(r[0] for r in rows), sum(r[1] for r in rows), offered.get(group, 0)]
 
         def first(group):
             return max(self._first(player, cls, st, actions[concrete[cls][0]]) for cls in members[group])
-        return members[self._ucb(table, list(members), first, c)]
+        chosen = self._ucb(table, list(members), first, c)
+        for group, row in table.items():
+            offered[group] = row[2]
+        return members[chosen]
 
     def _probe(self, st, player: int, key, action: Action) -> float:
         """The first value of option class `key` when this search has not met it: the reward `player` gets
