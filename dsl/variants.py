@@ -90,28 +90,40 @@ def _unused_additions(decls: list, changes: list, result: list) -> list:
     added = [ch for ch in changes if isinstance(ch, NEEDS_A_USE) and ch.key not in keys]
     if not added:
         return []
-    used = _referenced(result)
+    own = {id(ch) for ch in changes}
+    unused = _unreferenced({ch.name for ch in added}, sorted(result, key=lambda d: id(d) not in own))
     names = [d.name for d in decls if isinstance(d, NEEDS_A_USE)]
     return [Diagnostic(ch.span, f"'{ch.name}' replaces nothing in the game, and nothing uses it",
                        did_you_mean(ch.name, names) or "a new definition must be used by the rules")
-            for ch in added if ch.name not in used]
+            for ch in added if ch.name in unused]
 
 
-def _referenced(decls: list) -> set:
-    """Every identifier the declarations mention, apart from the names they declare."""
-    out: set = set()
+def _unreferenced(names: set, decls: list) -> set:
+    """Those of `names` that no declaration of `decls` mentions (apart from the names they declare). The search
+    stops once every name is found: a variant's additions are mostly used by its own changes, which the caller
+    puts first, so the whole game is seldom walked."""
+    unused = set(names)
     for d in decls:
-        for node, _ in A.walk(d):
-            if isinstance(node, A.Literal):
+        unused -= _referenced(d)
+        if not unused:
+            break
+    return unused
+
+
+def _referenced(d) -> set:
+    """Every identifier a declaration mentions, apart from the names it declares."""
+    out: set = set()
+    for node, _ in A.walk(d):
+        if isinstance(node, A.Literal):
+            continue
+        for name in A.field_names(type(node)):
+            if name in ("doc", "span", "columns_span") or (name == "name" and isinstance(node, A.Decl)):
                 continue
-            for name in A.field_names(type(node)):
-                if name in ("doc", "span", "columns_span") or (name == "name" and isinstance(node, A.Decl)):
-                    continue
-                value = getattr(node, name)
-                if isinstance(value, str):
-                    out.add(value)
-                elif isinstance(value, list):
-                    out.update(v for v in value if isinstance(v, str))
+            value = getattr(node, name)
+            if isinstance(value, str):
+                out.add(value)
+            elif isinstance(value, list):
+                out.update(v for v in value if isinstance(v, str))
     return out
 
 
