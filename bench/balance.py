@@ -45,6 +45,19 @@ def cell(row: dict) -> str:
     return f"{100 * row['rate']:.0f}% [{100 * row['low']:.0f}–{100 * row['high']:.0f}]"
 
 
+def points_rows(docs: list) -> list:
+    """One row per scoring step: its mean per player at each table size, and its share of all points."""
+    steps = [s["step"] for s in docs[0].get("points", [])]
+    rows = []
+    for step in steps:
+        cells = []
+        for d in docs:
+            s = next((x for x in d.get("points", []) if x["step"] == step), None)
+            cells.append(f"{s['all']['mean']:.1f} ({100 * s['share']:.0f}%)" if s else "—")
+        rows.append(f"| points: {step} | " + " | ".join(cells) + " |")
+    return rows
+
+
 def table(docs: list, command: str, agent: str, seconds: list) -> str:
     """The Markdown table: one row per role, one column per table size, with the fair share and the strength."""
     name = next(iter(docs[0]["roles"]), None)
@@ -63,8 +76,14 @@ def table(docs: list, command: str, agent: str, seconds: list) -> str:
     rows.append("| fair share | " + " | ".join(f"{100 / d['players']:.0f}%" for d in docs) + " |")
     rows.append("| mean score (winners') | " + " | ".join(
         f"{d['scores']['all']['mean']:.1f} ({d['scores']['winners']['mean']:.1f})" for d in docs) + " |")
-    note = (f"Win rate per {name} (95% Wilson interval) and its mean score; every seat played by `{agent}`. "
+    rows += points_rows(docs)
+    note = (f"Win rate per {name} (95% Wilson interval) and its mean score; every seat played by `{agent}`; "
+            "below, the mean points per player of each scoring step (and its share of all points). "
             f"Made by `{command}` in " + ", ".join(f"{s / 60:.1f}" for s in seconds) + " minutes (one column each).")
+    cut = [f"{len(d['cut_off'])} at {d['players']} players" for d in docs if d.get("cut_off")]
+    if cut:
+        note += (f" Games cut off after {docs[0]['max_decisions']:,} decisions are left out (" + ", ".join(cut)
+                 + "; `wishdsl simulate` names their seeds).")
     return "\n".join([note, "", *head, *rows])
 
 

@@ -53,7 +53,7 @@ def match(runner: Runner, args, candidate: tuple, current: tuple, seed: int) -> 
     mine = spec(args.agent, candidate)
     won = 0.0
     for record in runner.run(setup, args.games, seed):
-        winners = record["winners"]
+        winners = record.get("winners", [])  # a game cut off after the decision limit: nobody won
         won += sum(1.0 / len(winners) for seat in winners if record["agents"][seat] == mine)
     return won / args.games
 

@@ -65,3 +65,14 @@ def test_table_sizes_must_be_numbers(capsys):
     with pytest.raises(SystemExit):
         balance().main([RACE, "--players", "2,three"])
     assert "--players 2,three: table sizes are whole numbers" in capsys.readouterr().err
+
+
+def test_the_points_of_each_scoring_step_are_rows_of_the_table(capsys):
+    balance().main(["games/wish.wish", "--agent", "greedy", "--players", "2", "--games", "2", "--seed", "2",
+                    "--jobs", "1"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| points: ")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| points: 1. Victory Points of your fulfilled Wishes", "| points: 2. Victory Point tokens",
+        "| points: 3. Ongoing Wishes", "| points: 4. Monument Badges", "| points: 5. Destiny"]
+    shares = [int(re.fullmatch(r"\| points: .* \| \d+\.\d \((\d+)%\) \|", row).group(1)) for row in rows]
+    assert 98 <= sum(shares) <= 102  # rounded shares of all points

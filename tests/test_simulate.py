@@ -4,6 +4,7 @@ import json
 import math
 import statistics
 
+import attrs
 import pytest
 
 from dsl.errors import WishCheckError, WishError
@@ -280,6 +281,8 @@ def test_unknown_ablate_name_suggests_one(capsys):
     (["-n", "5", "--players", "2", "--agents", "random,human"], "'human' cannot take a seat"),
     (["-n", "5", "--players", "3", "--agents", "random,random"], "2 agents for 3 players"),
     (["-n", "5", "--cluster", "tcp://127.0.0.1:1"], "--cluster needs --backend dask"),
+    (["-n", "5", "--max-decisions", "0"], "--max-decisions 0: give at least 1"),
+    (["-n", "5", "--max-decisions", "1"], "all 5 games were cut off after 1 decisions"),
 ])
 def test_cli_errors(capsys, argv, message):
     code, out, err = simulate(capsys, RACE, *argv)
@@ -290,6 +293,75 @@ def test_compare_and_ablate_exclude_each_other(capsys):
     with pytest.raises(SystemExit):
         main(["simulate", RACE, "-n", "5", "--compare", "Loud Lions", "--ablate", "draw"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- where the points come from
+def test_points_by_scoring_step_add_up_to_the_scores(capsys, tmp_path):
+    argv = ["games/wish.wish", "-n", "6", "--seed", "3", "--players", "2"]
+    doc = sim_json(capsys, *argv)
+    steps = doc["points"]
+    assert [s["step"] for s in steps] == ["1. Victory Points of your fulfilled Wishes", "2. Victory Point tokens",
+                                          "3. Ongoing Wishes", "4. Monument Badges", "5. Destiny"]
+    assert math.isclose(sum(s["all"]["mean"] for s in steps), doc["scores"]["all"]["mean"])
+    assert math.isclose(sum(s["winners"]["mean"] for s in steps), doc["scores"]["winners"]["mean"])
+    assert math.isclose(sum(s["share"] for s in steps), 1.0) and all(s["all"]["n"] == 12 for s in steps)
+    records = run_batch((Setup("games/wish.wish", None, 2, ("random",)), 3, 0, 6))
+    tokens = [dict(row)["2. Victory Point tokens"] for r in records for row in r["points"]]
+    assert steps[1]["all"]["mean"] == statistics.mean(tokens)
+    code, out, _ = simulate(capsys, *argv)
+    assert "Points by scoring step (mean per player; per winner; share of all points):" in out
+    assert "  2. Victory Point tokens" in out
+    path = tmp_path / "r.html"
+    assert simulate(capsys, *argv, "--report", str(path))[0] == 0
+    html = path.read_text(encoding="utf-8")
+    assert "<h3>Points by scoring step</h3>" in html and "<tr><td>5. Destiny</td><td>" in html
+    assert sim_json(capsys, RACE, "-n", "3", "--seed", "1")["points"] == []  # one step: nothing to split
+
+
+# ---------------------------------------------------------------- games that do not end
+WM = "games/wunschmaschine.wish"
+
+
+def test_a_game_past_the_decision_limit_is_cut_off_named_and_left_out(capsys):
+    setup = Setup(WM, None, 3, ("random",))
+    lengths = [r["decisions"] for r in run_batch((setup, 4, 0, 12))]
+    limit = sorted(lengths)[len(lengths) // 2]  # the longer games are cut off
+    records = run_batch((attrs.evolve(setup, max_decisions=limit), 4, 0, 12))
+    cut = [r for r in records if "cut" in r]
+    assert [r["index"] for r in cut] == [i for i, n in enumerate(lengths) if n > limit] != []
+    assert all(set(r) == {"index", "seed", "agents", "cut"} and r["cut"] == limit for r in cut)
+    argv = [WM, "-n", "12", "--seed", "4", "--players", "3"]
+    assert sim_json(capsys, *argv)["cut_off"] == []
+    doc = sim_json(capsys, *argv, "--max-decisions", str(limit))
+    assert doc["games"] == 12 - len(cut) and doc["max_decisions"] == limit
+    assert [c["seed"] for c in doc["cut_off"]] == [game_seed(4, r["index"]) for r in cut]
+    assert math.isclose(sum(s["wins"] for s in doc["seats"]), doc["games"] - doc["no_winner"])
+    assert doc["length"]["decisions"]["max"] <= limit
+    code, out, _ = simulate(capsys, *argv, "--max-decisions", str(limit))
+    seed = doc["cut_off"][0]["seed"]
+    assert code == 0 and f"{len(cut)} games cut off after {limit} decisions, left out of every figure" in out
+    assert f"replay one: wishdsl run {WM} --players 3 --seed {seed} --agents random" in out
+
+
+def test_the_replay_named_for_a_cut_off_game_plays_that_game():
+    from interpreter.agents import make_agents, play
+    record = run_batch((race(agents=("random", "greedy")), 7, 3, 1))[0]
+    state = load_game(RACE).new_state(2, seed=record["seed"])
+    assert len(play(state, make_agents(record["agents"], 2, record["seed"]))) == record["decisions"]
+    assert state.scores() == record["scores"]
+
+
+def test_a_comparison_leaves_a_game_cut_off_on_either_side_out_of_both(capsys):
+    lengths = [r["decisions"] for r in run_batch((Setup(WM, None, 3, ("random",)), 4, 0, 12))]
+    limit = sorted(lengths)[len(lengths) // 2]
+    argv = [WM, "-n", "12", "--seed", "4", "--players", "3", "--max-decisions", str(limit),
+            "--compare", "games/house/wunschmaschine_5_rows.wish"]
+    doc = sim_json(capsys, *argv)
+    gone = {c["index"] for side in ("base", "other") for c in doc[side]["cut_off"]}
+    assert gone and doc["base"]["games"] == doc["other"]["games"] == 12 - len(gone)
+    assert doc["difference"]["seats"][0]["win_rate"]["n"] == 12 - len(gone)  # paired over the games kept
+    code, out, _ = simulate(capsys, *argv)
+    assert code == 0 and "base: " in out and "other: " in out and "games cut off after" in out
 
 
 # ---------------------------------------------------------------- report
@@ -316,6 +388,7 @@ def test_report_states_the_strength_of_the_agents(capsys, tmp_path):
     html = path.read_text(encoding="utf-8")
     strength = html[html.index("<h3>Strength of the agents</h3>"):html.index("<h3>Role: house</h3>")]
     assert strength.count("<tr><td>") == 2 and "<td>greedy</td><td>20</td>" in strength
+    assert "Points by scoring step" not in html  # the race scores in one step
     played = html[html.index("<p>Played by: "):]
     assert played.startswith("<p>Played by: &lt;b&gt;Lion&lt;/b&gt;: ") and " ×" in played.split("</p>")[0]
 

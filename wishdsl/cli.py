@@ -142,6 +142,9 @@ def add_simulate_parser(sub) -> None:
                        help="also play a variant of the game, or another .wish file, on the same seeds")
     other.add_argument("--ablate", metavar="ABILITY",
                        help="also play with one action, named trigger or card ability switched off")
+    sim.add_argument("--max-decisions", type=int, default=None, metavar="D",
+                     help="cut off a game still running after D decisions, name its seed and leave it out of "
+                          "every figure (default 20,000)")
     sim.add_argument("--json", action="store_true", help="print one JSON document instead of the summary")
     sim.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML report")
     sim.set_defaults(func=cmd_simulate)

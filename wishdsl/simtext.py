@@ -1,6 +1,10 @@
 """The text of `wishdsl simulate`: a summary of one run, or two runs side by side with their differences."""
 from __future__ import annotations
 
+import shlex
+
+SEEDS_SHOWN = 10  # seeds of cut-off games named in the text (--json names them all)
+
 
 def pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
@@ -33,7 +37,8 @@ def rate_line(name: str, row: dict, width: int = 18) -> str:
 
 def render(doc: dict) -> str:
     """The summary of one run."""
-    out = [header(doc), "", "Win rate per seat (95% Wilson interval; a win shared by k players counts 1/k):"]
+    out = [header(doc), *cut_lines(doc), "",
+           "Win rate per seat (95% Wilson interval; a win shared by k players counts 1/k):"]
     for s in doc["seats"]:
         out.append(rate_line(f"seat {s['seat']}", s) + f"  score {spread(s['score'])}")
     if doc["no_winner"] or doc["shared_wins"]:
@@ -50,10 +55,39 @@ def render(doc: dict) -> str:
     sc = doc["scores"]
     out += ["", "Scores:", f"  every player: {spread(sc['all'])}", f"  winners:      {spread(sc['winners'])}"]
     out += histogram_lines(sc["histogram"])
+    out += points_lines(doc.get("points") or [])
     ln = doc["length"]
     out += ["", "Game length:", f"  decisions: {spread(ln['decisions'])}", f"  actions:   {spread(ln['actions'])}"]
     out += coverage_lines(doc)
     return "\n".join(out)
+
+
+def cut_lines(doc: dict, side: str = "") -> list:
+    """The games cut off after the decision limit (left out of every figure; in a comparison, of both sides), with
+    the command that replays one."""
+    cut = doc.get("cut_off") or []
+    if not cut:
+        return []
+    seeds = ", ".join(str(c["seed"]) for c in cut[:SEEDS_SHOWN]) + (", …" if len(cut) > SEEDS_SHOWN else "")
+    out = [f"  {side}{len(cut)} games cut off after {doc['max_decisions']:,} decisions, left out of every figure "
+           f"(seeds {seeds})"]
+    if not doc.get("ablate"):
+        variant = f" --variant {shlex.quote(doc['variant'])}" if doc.get("variant") else ""
+        out.append(f"  replay one: wishdsl run {shlex.quote(doc['game'])}{variant} --players {doc['players']} "
+                   f"--seed {cut[0]['seed']} --agents {shlex.quote(','.join(cut[0]['agents']))}")
+    return out
+
+
+def points_lines(steps: list) -> list:
+    """Where the points come from: each scoring step's mean per player and per winner, and its share."""
+    if not steps:
+        return []
+    width = max(len(s["step"]) for s in steps)
+    out = ["", "Points by scoring step (mean per player; per winner; share of all points):"]
+    for s in steps:
+        won = f"{s['winners']['mean']:7.2f}" if s["winners"].get("n") else "      —"
+        out.append(f"  {s['step']:<{width}}  {s['all']['mean']:7.2f}  {won}  {pct(s['share'])}")
+    return out
 
 
 def strength_lines(rates: list) -> list:
@@ -104,7 +138,8 @@ def diff_text(d: dict, percent: bool = True) -> str:
 def render_compare(doc: dict) -> str:
     """Two runs on the same seeds, side by side, with their differences (other − base)."""
     base, other, diff = doc["base"], doc["other"], doc["difference"]
-    out = [f"base:  {header(base)}", f"other: {header(other)}", "",
+    out = [f"base:  {header(base)}", *cut_lines(base, "base: "), f"other: {header(other)}",
+           *cut_lines(other, "other: "), "",
            "Win rate per seat (95% Wilson intervals); difference other − base: paired on the same seeds, "
            "95% interval, z-test (* p < 0.05):"]
     for b, o, d in zip(base["seats"], other["seats"], diff["seats"]):

@@ -4,6 +4,10 @@ Seeding: game i of a run with seed S is played with `game_seed(S, i)` (a hash of
 are built with `make_agents(specs, players, game_seed(S, i))`. Work is cut into fixed batches of game indices;
 the records come back merged in index order, so the results do not depend on `--jobs` or on the backend.
 Aggregation and comparison are in `wishdsl.summary`.
+
+A game that has not ended after `max_decisions` decisions is cut off (agents that never end a turn, a rule that
+lets a game go round in circles): its record says so, names its seed, and it is left out of every figure, so
+that a long run always ends and says which games to replay (`wishdsl run --seed`).
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from .coverage import CountingState, ablate, coverage_counts, stable_roles, univ
 TARGET_TASK_SECONDS = 1.0
 WORTH_A_POOL_SECONDS = 2.0  # less work than this (estimated from the first game) runs in this process
 MAX_GAMES = 1_000_000  # games in one run: every game's result is kept for the summary
+MAX_DECISIONS = 20_000  # a game still running after this many decisions is cut off (`--max-decisions`)
 
 
 @attrs.frozen
@@ -33,6 +38,7 @@ class Setup:
     players: int
     agents: tuple
     ablate: Optional[str] = None
+    max_decisions: int = MAX_DECISIONS
 
     def label(self) -> str:
         text = self.path + (f" [{self.variant}]" if self.variant else "")
@@ -75,8 +81,13 @@ def load(setup: Setup):
     return game
 
 
+class _CutOff(Exception):
+    """A game reached the decision limit of its run."""
+
+
 def play_game(setup: Setup, seed: int, index: int) -> dict:
-    """Play game `index` to its end; its record (plain data: it crosses process boundaries)."""
+    """Play game `index` to its end, or until `setup.max_decisions`; its record (plain data: it crosses process
+    boundaries). A game cut off has the record {index, seed, agents, cut: the limit}."""
     from interpreter.agents import make_agents, play
 
     game = load(setup)
@@ -84,8 +95,17 @@ def play_game(setup: Setup, seed: int, index: int) -> dict:
     specs = seat_specs(setup.agents, setup.players, index)
     state = CountingState.start(game, setup.players, gseed)
     agents = make_agents(specs, setup.players, gseed)
-    actions = play(state, agents, labels=False)
+
+    def watchdog(_state, taken: list) -> None:
+        if len(taken) >= setup.max_decisions and not _state.is_over:
+            raise _CutOff
+    try:
+        actions = play(state, agents, labels=False, after=watchdog)
+    except _CutOff:
+        return {"index": index, "seed": gseed, "agents": specs, "cut": setup.max_decisions}
+    points = [list(row["points"].items()) for row in state.result()["players"]]
     return {"index": index, "seed": gseed, "agents": specs, "scores": state.scores(), "winners": state.winners(),
+            "points": points,
             "decisions": len(actions), "actions": sum(state.counts[k] for k in state.counts if k[0] == "action"),
             "coverage": coverage_counts(state, universe(game)), "roles": stable_roles(state)}
 
@@ -190,13 +210,15 @@ def command(args) -> int:
         runner.progress = bar
         records = [runner.run(s, args.n, seed) for s in ([base] if other is None else [base, other])]
     elapsed = time.perf_counter() - t0
-    docs = [summary_of(s, r, seed) for s, r in zip([base, other], records) if s is not None]
+    records = paired(records)
+    docs = [summary_of(s, r, seed) for s, r in zip([base, other], records)]
     if other is None:
         doc = docs[0]
     else:
         from .summary import compare
+        done = [[r for r in side if "cut" not in r] for side in records]
         doc = {"mode": "ablate" if other.ablate else "compare", "base": docs[0], "other": docs[1],
-               "difference": compare(records[0], records[1], docs[0], docs[1], base.players)}
+               "difference": compare(done[0], done[1], docs[0], docs[1], base.players)}
     total = args.n * len(records)
     print(f"{total} games in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} games/s), seed {seed}",
           file=sys.stderr)
@@ -224,6 +246,9 @@ def setups(args) -> tuple:
         raise WishError(f"-n {args.n}: the number of games must be at least 1")
     if args.jobs < 1:
         raise WishError(f"--jobs {args.jobs}: give at least 1")
+    limit = MAX_DECISIONS if args.max_decisions is None else args.max_decisions
+    if limit < 1:
+        raise WishError(f"--max-decisions {limit}: give at least 1")
     if args.cluster is not None and args.backend != "dask":
         raise WishError("--cluster needs --backend dask")
     game = load(Setup(args.game, args.variant, 0, ()))
@@ -233,27 +258,42 @@ def setups(args) -> tuple:
     if any(parse_spec(spec)[0] == "human" for spec in specs):
         raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
     make_agents(list(seat_specs(specs, players, 0)), players, 0)
-    base = Setup(args.game, args.variant, players, specs)
+    base = Setup(args.game, args.variant, players, specs, max_decisions=limit)
     other = None
     if args.compare is not None:
         if Path(args.compare).is_file():
-            other = Setup(args.compare, None, players, specs)
+            other = Setup(args.compare, None, players, specs, max_decisions=limit)
         else:
-            other = Setup(args.game, args.compare, players, specs)
+            other = Setup(args.game, args.compare, players, specs, max_decisions=limit)
         load(other).check_players(players)
     elif args.ablate is not None:
-        other = Setup(args.game, args.variant, players, specs, args.ablate)
+        other = Setup(args.game, args.variant, players, specs, args.ablate, limit)
         load(other)
     return base, other
 
 
+def paired(runs: list) -> list:
+    """The records of each run with the games another run cut off left out too (compared runs stay paired on
+    the same seeds); a run's own cut-off records are kept, for its summary to name."""
+    gone = {r["index"] for records in runs for r in records if "cut" in r}
+    return [[r for r in records if "cut" in r or r["index"] not in gone] for records in runs]
+
+
 def summary_of(setup: Setup, records: list, seed: int) -> dict:
+    """The summary of a run's records: the games cut off are named (`cut_off`) and left out of every figure."""
     from .summary import summarise
 
     game = load(setup)
+    done = [r for r in records if "cut" not in r]
+    cut = [{"index": r["index"], "seed": r["seed"], "agents": r["agents"]} for r in records if "cut" in r]
+    if not done:
+        raise WishError(f"{setup.label()}: all {len(records)} games were cut off after {setup.max_decisions:,} "
+                        f"decisions (the game seeded {cut[0]['seed']} among them): a game that long is stuck, or "
+                        "give a higher --max-decisions")
     meta = {"title": game.title, "game": setup.path, "variant": setup.variant, "ablate": setup.ablate,
-            "players": setup.players, "agents": list(setup.agents), "seed": seed}
-    return summarise(records, setup.players, universe(game), game.member_display, meta)
+            "players": setup.players, "agents": list(setup.agents), "seed": seed,
+            "max_decisions": setup.max_decisions, "cut_off": cut}
+    return summarise(done, setup.players, universe(game), game.member_display, meta)
 
 
 class progress_bar:
@@ -286,5 +326,5 @@ class progress_bar:
         return False
 
 
-__all__ = ["Runner", "Setup", "batch_size", "command", "game_seed", "load", "play_game", "run_batch", "seat_specs",
-           "setups", "summary_of"]
+__all__ = ["MAX_DECISIONS", "Runner", "Setup", "batch_size", "command", "game_seed", "load", "paired", "play_game",
+           "run_batch", "seat_specs", "setups", "summary_of"]

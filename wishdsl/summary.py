@@ -69,10 +69,34 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
         "shared_wins": sum(1 for r in records if len(r["winners"]) > 1),
         "scores": {"all": describe(all_scores), "winners": describe(win_scores),
                    "histogram": [list(b) for b in histogram(all_scores)]},
+        "points": points_by_step(records),
         "length": {"decisions": describe([r["decisions"] for r in records]),
                    "actions": describe([r["actions"] for r in records])},
         **coverage(records, rows),
     }
+
+
+def points_by_step(records: list) -> list:
+    """Where the points come from, per step of the game's scoring (in its order): each step's points per player
+    and per winner, and its share of all points scored. Empty when the game scores in one step."""
+    labels: list = []
+    for r in records:
+        for row in r["points"]:
+            labels += [label for label, _ in row if label not in labels]
+    if len(labels) < 2:
+        return []
+    every = {label: [] for label in labels}
+    won = {label: [] for label in labels}
+    for r in records:
+        for p, row in enumerate(r["points"]):
+            got = dict(row)
+            for label in labels:
+                every[label].append(got.get(label, 0))
+                if p in r["winners"]:
+                    won[label].append(got.get(label, 0))
+    total = sum(sum(v) for v in every.values())
+    return [{"step": label, "all": describe(every[label]), "winners": describe(won[label]),
+             "share": sum(every[label]) / total if total else 0.0} for label in labels]
 
 
 def agent_rates(records: list, share: list) -> list:
@@ -124,4 +148,4 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
     return out
 
 
-__all__ = ["agent_rates", "compare", "coverage", "rate", "role_columns", "shares", "summarise"]
+__all__ = ["agent_rates", "compare", "coverage", "points_by_step", "rate", "role_columns", "shares", "summarise"]
