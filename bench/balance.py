@@ -4,9 +4,9 @@
     python bench/balance.py [GAME] [--variant NAME] [--agent SPEC] [--players 2,3,4] [--games 200]
                             [--games-more 60] [--seed 1] [--jobs 2] [--write README.md]
 
-Every seat is played by the same agent (default: MCTS on the game's heuristic, 120 iterations a decision, no
-rollouts, new options probed one step ahead — about an eighth of a second a decision in Wish on the 2-core
-machine, so that 200 two-player games fit in 40 minutes, and repeatable, unlike a time budget), so a role's win
+Every seat is played by the same agent (default: MCTS on the game's heuristic, 160 iterations a decision, no
+rollouts, new options probed one step ahead — about a sixth of a second a decision in Wish on the 2-core machine:
+200 two-player games took 32 minutes, the most that fits in 40; repeatable, unlike a time budget), so a role's win
 rate is the game's balance as far as that agent can tell, and the table says how well it played (its mean score,
 and the winners'). The first table size gets `--games` games, the others `--games-more` (bigger tables take
 longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a variant that deals
@@ -28,7 +28,7 @@ if str(REPO) not in sys.path:
 
 from wishdsl.simulate import Runner, Setup, summary_of  # noqa: E402
 
-AGENT = "mcts:iterations=120;rollout=0;probe=1"
+AGENT = "mcts:iterations=160;rollout=0;probe=1"
 BEGIN, END = "<!-- balance:begin -->", "<!-- balance:end -->"
 
 
