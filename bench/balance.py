@@ -6,13 +6,13 @@
 
 Every seat is played by the same agent (default: MCTS on the game's heuristic, 160 iterations a decision, no
 rollouts, new options probed one step ahead — about a sixth of a second a decision in Wish on the 2-core machine:
-200 two-player games took 32 minutes, the most that fits in 40; repeatable, unlike a time budget), so a role's win
-rate is the game's balance as far as that agent can tell, and the table says how well it played (its mean score,
-and the winners'). The first table size gets `--games` games, the others `--games-more` (bigger tables take
-longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a variant that deals
-them at random (Wish: "Random Djinns") so that no agent's preference in choosing decides who plays what. A
-measuring tool, not a test: the same arguments give the same games. `--write FILE` puts the
-table into FILE between the markers `<!-- balance:begin -->` and `<!-- balance:end -->`.
+200 two-player games took 32 minutes, 200 iterations would need about 40; repeatable, unlike a time budget),
+so a role's win rate is the game's balance as far as that agent can tell, and the table says how well it played
+(its mean score, and the winners'). The first table size gets `--games` games, the others `--games-more`
+(bigger tables take longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a
+variant that deals them at random (Wish: "Random Djinns") so that no agent's preference in choosing decides who
+plays what. A measuring tool, not a test: the same arguments give the same games. `--write FILE` puts the table
+into FILE between the markers `<!-- balance:begin -->` and `<!-- balance:end -->`.
 """
 from __future__ import annotations
 
