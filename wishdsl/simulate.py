@@ -216,9 +216,8 @@ def command(args) -> int:
         doc = docs[0]
     else:
         from .summary import compare
-        done = [[r for r in side if "cut" not in r] for side in records]
         doc = {"mode": "ablate" if other.ablate else "compare", "base": docs[0], "other": docs[1],
-               "difference": compare(done[0], done[1], docs[0], docs[1], base.players)}
+               "difference": compare(finished(records[0]), finished(records[1]), docs[0], docs[1], base.players)}
     total = args.n * len(records)
     print(f"{total} games in {elapsed:.1f} s ({total / max(elapsed, 1e-9):.1f} games/s), seed {seed}",
           file=sys.stderr)
@@ -262,12 +261,12 @@ def setups(args) -> tuple:
     other = None
     if args.compare is not None:
         if Path(args.compare).is_file():
-            other = Setup(args.compare, None, players, specs, max_decisions=limit)
+            other = attrs.evolve(base, path=args.compare, variant=None)
         else:
-            other = Setup(args.game, args.compare, players, specs, max_decisions=limit)
+            other = attrs.evolve(base, variant=args.compare)
         load(other).check_players(players)
     elif args.ablate is not None:
-        other = Setup(args.game, args.variant, players, specs, args.ablate, limit)
+        other = attrs.evolve(base, ablate=args.ablate)
         load(other)
     return base, other
 
@@ -279,12 +278,17 @@ def paired(runs: list) -> list:
     return [[r for r in records if "cut" in r or r["index"] not in gone] for records in runs]
 
 
+def finished(records: list) -> list:
+    """The records of the games played to their end (not cut off)."""
+    return [r for r in records if "cut" not in r]
+
+
 def summary_of(setup: Setup, records: list, seed: int) -> dict:
     """The summary of a run's records: the games cut off are named (`cut_off`) and left out of every figure."""
     from .summary import summarise
 
     game = load(setup)
-    done = [r for r in records if "cut" not in r]
+    done = finished(records)
     cut = [{"index": r["index"], "seed": r["seed"], "agents": r["agents"]} for r in records if "cut" in r]
     if not done:
         raise WishError(f"{setup.label()}: all {len(records)} games were cut off after {setup.max_decisions:,} "
@@ -326,5 +330,5 @@ class progress_bar:
         return False
 
 
-__all__ = ["MAX_DECISIONS", "Runner", "Setup", "batch_size", "command", "game_seed", "load", "paired", "play_game",
-           "run_batch", "seat_specs", "setups", "summary_of"]
+__all__ = ["MAX_DECISIONS", "Runner", "Setup", "batch_size", "command", "finished", "game_seed", "load", "paired",
+           "play_game", "run_batch", "seat_specs", "setups", "summary_of"]
