@@ -101,6 +101,12 @@ class InfoSet:
     def view(self) -> dict:
         return self._state.view(self.seat)
 
+    @property
+    def decisions(self) -> int:
+        """How many decisions the game has taken so far (no secret: everyone sees a decision being made); a
+        searching agent knows from it that no other decision came between two of its own."""
+        return self._state.decisions
+
     def legal_keys(self) -> tuple:
         """The keys of the seat's options now (`Action.key`)."""
         return self._keys

@@ -342,7 +342,7 @@ def test_shuffles_record_the_cards_and_who_kept_track():
 @pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0"),
                                            ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0"),
                                            ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0"),
-                                           ("mcts:groups=2", "must be 0 or 1")])
+                                           ("mcts:groups=2", "must be 0 or 1"), ("mcts:reuse=2", "must be 0 or 1")])
 def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
@@ -635,3 +635,76 @@ def test_without_move_groups_the_search_is_unchanged():
     for agent in (plain, off):
         agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
     assert not off.last_root.groups and off.last_root.stats == plain.last_root.stats
+
+
+def own_next_decision(st, seat, agent) -> bool:
+    """Let `agent` take the seat's decision in `st`; whether the next decision is the seat's again, right after."""
+    st.apply(agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat)))
+    return not st.is_over and st.to_move == [seat]
+
+
+def test_reuse_grows_the_subtree_of_the_option_taken_within_a_turn():
+    """With `reuse=1` the seat's next decision of the same turn starts from the subtree below the option it
+    took: the new root holds that subtree's visits plus this search's iterations, and the move averages of the
+    search before are kept."""
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=2, iterations=80, rollout=0, probe=1, reuse=1)
+    assert own_next_decision(st, seat, agent)
+    kept = agent.kept[2]
+    before = sum(v[0] for v in kept.stats.get(seat, {}).values())
+    assert before > 0
+    mast = agent.mast
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    assert agent.last_root is kept and agent.mast is mast
+    assert sum(v[0] for v in agent.last_root.stats[seat].values()) == before + 80
+
+
+def test_reuse_starts_afresh_when_another_decision_came_between():
+    """A kept subtree is used only for the very next decision of the game: after anyone else decided (or in
+    another game) the search starts from an empty root, as without `reuse`."""
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=2, iterations=40, rollout=0, probe=1, reuse=1)
+    assert own_next_decision(st, seat, agent) and agent.kept is not None
+    other = game(WISH).new_state(2, seed=8)
+    while other.to_move != [seat]:
+        other.apply(other.legal_actions()[0])
+    agent.act(None, other.legal_actions(seat), info=InfoSet(other, seat))
+    assert sum(v[0] for v in agent.last_root.stats[seat].values()) == 40
+    st.decisions += 1  # as if another decision had been taken in between
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    assert sum(v[0] for v in agent.last_root.stats[seat].values()) == 40
+
+
+def test_without_reuse_every_decision_is_searched_from_an_empty_root():
+    """`reuse=0` (the default) keeps nothing between decisions, and its choices are those of an agent built
+    without the option."""
+    plain_st, off_st = wish_turn_start(), wish_turn_start()
+    seat = plain_st.to_move[0]
+    plain, off = MctsAgent(seat, seed=4, iterations=30, rollout=2), MctsAgent(seat, seed=4, iterations=30,
+                                                                               rollout=2, reuse=0)
+    for _ in range(3):
+        if plain_st.to_move != [seat]:
+            break
+        a = plain.act(None, plain_st.legal_actions(seat), info=InfoSet(plain_st, seat))
+        b = off.act(None, off_st.legal_actions(seat), info=InfoSet(off_st, seat))
+        assert a.key == b.key and off.kept is None
+        plain_st.apply(a)
+        off_st.apply(b)
+
+
+def test_reuse_is_repeatable():
+    """The same seed and state give the same choices with `reuse=1`, decision after decision."""
+    runs = []
+    for _ in range(2):
+        st = wish_turn_start()
+        seat = st.to_move[0]
+        agent = MctsAgent(seat, seed=6, iterations=30, rollout=0, probe=1, reuse=1)
+        keys = []
+        while st.to_move == [seat] and len(keys) < 4:
+            a = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+            keys.append(a.key)
+            st.apply(a)
+        runs.append(keys)
+    assert runs[0] == runs[1] and len(runs[0]) >= 2

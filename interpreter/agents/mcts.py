@@ -56,6 +56,13 @@ A Wish turn offers a dozen options or more, most of them the same action with ot
 which Area); grouped, the search would learn first what kind of step is worth taking. Measured in Wish, it lost
 11 of 40 games to the same search without it (README, AI players), so it is off by default.
 
+With `reuse=1` a turn of several steps is searched as one: after the seat takes an option, the subtree below it
+is kept, and when the seat's next decision is the very next one of the game (another step of its own turn —
+nobody else decided in between, `InfoSet.decisions`), the search grows that subtree on, with this search's move
+averages and probes, instead of starting from an empty root. The iterations spent on the turn's later steps
+while searching its first are not thrown away. The tree is kept only in this process (worker trees of `jobs`
+start afresh).
+
 `last_root` keeps the tree of the last decision, for inspection.
 """
 from __future__ import annotations
@@ -100,17 +107,19 @@ class MctsAgent(Agent):
     most `iterations` when those are given too: a search by time is not repeatable, a search by iterations is
     (the same seed and state give the same choice). With `jobs` above 1 the search also runs in jobs - 1
     worker processes, each growing its own tree, and the root statistics are added up (agents/parallel.py);
-    `last_root` is then this process's tree."""
+    `last_root` is then this process's tree. With `reuse` the subtree below the option taken grows on at the
+    seat's next decision when that comes right after."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,
-               "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int}
+               "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int, "reuse": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
-                 time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1, groups: int = 0):
+                 time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1, groups: int = 0,
+                 reuse: int = 0):
         super().__init__(seat, seed)
         check_option("mcts", "jobs", jobs, 1)
         if jobs > parallel.MAX_JOBS:
@@ -130,7 +139,8 @@ class MctsAgent(Agent):
         check_flag("mcts", "merge", merge)
         check_flag("mcts", "probe", probe)
         check_flag("mcts", "groups", groups)
-        self.epsilon, self.merge, self.probe, self.groups = epsilon, merge, probe, groups
+        check_flag("mcts", "reuse", reuse)
+        self.epsilon, self.merge, self.probe, self.groups, self.reuse = epsilon, merge, probe, groups, reuse
         self.weights = judging(heuristic, weights, "mcts")
         self.jobs = jobs
         self.tree_options = {"time": time, "c": c, "rollout": rollout, "epsilon": epsilon, "merge": merge,
@@ -139,21 +149,24 @@ class MctsAgent(Agent):
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
+        self.kept = None  # with `reuse`: (game, decision number, subtree, move averages, probes, scale)
 
     def act(self, view, actions: list, info=None) -> Action:
         if info is None:
             raise WishError("the mcts agent needs its seat's information set (agents.play gives it)")
+        kept = self._kept_root(info)
         if len(actions) == 1:
+            self._keep(info, kept, self._class(actions[0].key))
             return actions[0]
         if parallel.usable(self.jobs, info.game):
             counts = [k for k in parallel.shares(self.iterations, self.jobs) if k]
             seeds = [self.rng.getrandbits(63) for _ in counts[1:]]
             started = parallel.start(MctsAgent, info, self.tree_options, seeds, counts[1:])
-            root, done = self.grow(info, counts[0])
+            root, done = self.grow(info, counts[0], kept)
             mine, more = parallel.merged(root.stats.get(self.seat, {}), started)
             done += more
         else:
-            root, done = self.grow(info)
+            root, done = self.grow(info, root=kept)
             mine = root.stats.get(self.seat, {})
         self.last_root, self.last_iterations, self.last_stats = root, done, mine
 
@@ -163,22 +176,42 @@ class MctsAgent(Agent):
             visits, total, _ = mine.get(classes[i], (0, 0.0, 0))
             return visits, (total / visits if visits else 0.0), -i
         best = classes[max(range(len(actions)), key=rank)]
+        self._keep(info, root, best)
         return _one_of([a for a, k in zip(actions, classes) if k == best], self.rng)
 
-    def grow(self, info, iterations: Optional[int] = None) -> tuple:
+    def grow(self, info, iterations: Optional[int] = None, root: Optional[Node] = None) -> tuple:
         """One tree for the information set: (its root, the iterations run) — `iterations` of them (default the
-        agent's), or as many as `time` allows."""
+        agent's), or as many as `time` allows. A `root` kept from the seat's decision just before (`reuse`)
+        grows on, with the move averages and probes of that search."""
         limit = self.iterations if iterations is None else iterations
-        root, self.mast, self.probes = Node(), {}, {}
+        fresh = root is None
+        if fresh:
+            root, self.mast, self.probes = Node(), {}, {}
         deadline = None if self.time is None else time.perf_counter() + self.time
         i = 0
         while i < limit and (i == 0 or deadline is None or time.perf_counter() < deadline):
             st = info.sample(self.rng)
-            if i == 0:
+            if i == 0 and fresh:
                 self.scale = score_scale(st, self.weights)
             self._iterate(root, st)
             i += 1
         return root, i
+
+    def _keep(self, info, root: Optional[Node], cls) -> None:
+        """With `reuse`: keep the subtree below the option class taken, for the seat's next decision if it
+        comes right after this one (another decision of the same turn)."""
+        child = root.children.get(((self.seat, cls),)) if self.reuse and root is not None else None
+        self.kept = None if child is None else (info.game, info.decisions + 1, child, self.mast, self.probes,
+                                                self.scale)
+
+    def _kept_root(self, info) -> Optional[Node]:
+        """The subtree `_keep` kept, when this decision is the very next one of the game (nobody decided in
+        between, so the path from the old root to here is exactly the seat's own pick); else None."""
+        kept, self.kept = self.kept, None
+        if kept is None or kept[0] is not info.game or kept[1] != info.decisions:
+            return None
+        node, self.mast, self.probes, self.scale = kept[2:]
+        return node
 
     def _class(self, key):
         """The option class of an option's key (see `option_class`), cached for this agent."""
