@@ -294,7 +294,7 @@ def test_wish_sheet_reads_as_a_rulebook(wish_md):
         "- You choose a Crystal to take from the colours you can take in a trade",
         "  - You choose a Crystal to give from the kinds of Crystals in your crystals other than the Crystal to take",
         "- For each other player, in turn order from you:\n  - You take one of that player's Crystals.",
-        "Following next: Sandhills → Oasis → Ruins",
+        "Following next: Sandhills → Oasis → Palace Gardens",
     ]:
         assert phrase in wish_md, phrase
     for bad in ["Whenever “", "happens (", "your Area's adjacent", "You gain any", "color's crystal", "the your",

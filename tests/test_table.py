@@ -76,17 +76,17 @@ def test_the_wish_board_shows_the_map_as_on_the_rulebook():
         st.apply(st.legal_actions(st.to_move[0])[0])
     table = st.view(0)["table"]
     rows = table["boards"][0]["rows"]
-    assert [c["cell"] for c in rows[0]] == ["Sandhills", "Oasis", "Ruins", "Forest"]
-    assert [c["cell"] for c in rows[2]] == ["Volcano", "Dock", "Dark Temple", "Cataracts"]
+    assert [c["cell"] for c in rows[0]] == ["Sandhills", "Mountain Caves", "Trade Market", "Forest"]
+    assert [c["cell"] for c in rows[2]] == ["Palace Gardens", "Palace", "Dark Temple", "Cataracts"]
     sandhills = {i["label"]: i["value"] for i in rows[0][0]["items"]}
     assert sandhills == {"people": "2 purple", "Caravan": "Caravan"}
-    ruins = {i["label"]: i["value"] for i in rows[0][2]["items"]}
+    ruins = {i["label"]: i["value"] for i in rows[1][3]["items"]}
     assert ruins["Monument Badge"] == "Magic Tower"
     lines = table_lines(table, 0, Reference("games/wish.wish").summary)
     assert max(len(line) for line in lines) <= 100
-    assert lines[0] == "─ SANDHILLS ────────────┼─ OASIS ────────────────┼─ RUINS ────────────────┼─ FOREST"
-    assert lines[1].startswith(" people: 2 purple       │ people: 2 green        │ people: 2 blue ")
-    assert lines[2].startswith(" Caravan                │ Monument Badge:")  # what fits beside it shares a line
+    assert lines[0] == "─ SANDHILLS ────────────┼─ MOUNTAIN CAVES ───────┼─ TRADE MARKET ─────────┼─ FOREST"
+    assert lines[1].startswith(" people: 2 purple       │ people: 2 blue         │ people: 2 yellow ")
+    assert lines[2].startswith(" Caravan                │") and "Monument Badge: Talking" in lines[2]  # shares a line
 
 
 def test_three_wishes_shows_your_own_cards_as_unknown():

@@ -68,7 +68,7 @@ def first_option(text: str) -> str:
     """The number of the first option on the current screen (numbers stay with their options, so the first
     one shown need not be 1)."""
     screen = text.rsplit("\n── ", 1)[-1]
-    numbers = re.findall(r"^\s+(\d+)\) ", screen, re.M)
+    numbers = re.findall(r"(?:^\s+|  )(\d+)\) ", screen, re.M)  # one per line, or a short list on one line
     assert numbers, screen[-2000:]
     return numbers[0]
 
