@@ -661,8 +661,8 @@ def test_reuse_grows_the_subtree_of_the_option_taken_within_a_turn():
 
 
 def test_reuse_starts_afresh_when_another_decision_came_between():
-    """A kept subtree is used only for the very next decision of the game: after anyone else decided (or in
-    another game) the search starts from an empty root, as without `reuse`."""
+    """A kept subtree is used only for the very next decision, by the count of decisions taken: after anyone
+    else decided, or at another game's decision with another count, the search starts from an empty root."""
     st = wish_turn_start()
     seat = st.to_move[0]
     agent = MctsAgent(seat, seed=2, iterations=40, rollout=0, probe=1, reuse=1)

@@ -205,8 +205,9 @@ class MctsAgent(Agent):
                                                 self.scale)
 
     def _kept_root(self, info) -> Optional[Node]:
-        """The subtree `_keep` kept, when this decision is the very next one of the game (nobody decided in
-        between, so the path from the old root to here is exactly the seat's own pick); else None."""
+        """The subtree `_keep` kept, when this decision is the very next one of the same game (its count of
+        decisions is one more: nobody decided in between, so the path from the old root to here is exactly the
+        seat's own pick); else None. An agent plays one game (simulate and run make one per game)."""
         kept, self.kept = self.kept, None
         if kept is None or kept[0] is not info.game or kept[1] != info.decisions:
             return None
