@@ -162,7 +162,6 @@ def test_wish_sheet_has_every_section():
     assert "Ties are broken by, in this order:" in md
     assert "**Instant**" in md and "**Ongoing**" in md
     assert "Static" not in md  # the rulebook's one word for a steady ability is "Ongoing", everywhere
-
     assert "Following next: Sandhills → Oasis → Palace Gardens → Palace → Dark Temple → Cataracts → Ruins → " \
         "Forest → Trade Market → Dock." in md
     assert "Replaces: procedure “choose djinns”" in md
