@@ -162,7 +162,7 @@ class MctsAgent(Agent):
             counts = [k for k in parallel.shares(self.iterations, self.jobs) if k]
             seeds = [self.rng.getrandbits(63) for _ in counts[1:]]
             started = parallel.start(MctsAgent, info, self.tree_options, seeds, counts[1:])
-            root, done = self.grow(info, counts[0], kept)
+            root, done = self.grow(info, counts[0], root=kept)
             mine, more = parallel.merged(root.stats.get(self.seat, {}), started)
             done += more
         else:
