@@ -397,11 +397,11 @@ class State(Machine):
     def winners(self) -> list:
         return list(self.final[1]) if self.final is not None else []
 
-    def view(self, player: int) -> dict:
+    def view(self, player: int, log_from: int = 0) -> dict:
         """Everything `player` may know now (views.view), and what the game's `table` shows them
-        (presentation.present)."""
-        v = views.view(self, player)
-        v["log_kinds"] = [KIND_NAMES[e[0]] for e in self.log]  # a table shows what moves and changes
+        (presentation.present). `log_from`: the log's lines from that one on (a client that has the rest)."""
+        v = views.view(self, player, log_from)
+        v["log_kinds"] = [KIND_NAMES[e[0]] for e in self.log[log_from:]]  # a table shows what moves and changes
         if self.game.presentation:
             v["table"] = presentation.present(self, player)
         return v

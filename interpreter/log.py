@@ -100,19 +100,16 @@ def say(st, values: tuple, point) -> None:
 
 # ---------------------------------------------------------------- reading
 def render(st, e: tuple, reader: Optional[int]) -> str:
-    """The text of entry `e` as `reader` may read it (None: everything)."""
+    """The text of entry `e` as `reader` may read it (None: everything; views.PUBLIC: the onlooker)."""
     return RENDER[e[0]](st, e, reader)
-
-
-def _knows(mask: int, reader) -> bool:
-    return reader is None or bool((mask >> reader) & 1)
 
 
 def names(st, cards: tuple, masks: tuple, reader) -> str:
     """Card names for a reader: those it knew by name, "a card" for the others, "N cards" if it knew none."""
-    if not any(_knows(m, reader) for m in masks):
+    seen = [views.known_by(m, reader, st.all_mask) for m in masks]
+    if not any(seen):
         return "1 card" if len(cards) == 1 else f"{len(cards)} cards"
-    return ", ".join(st.card_name(c) if _knows(m, reader) else "a card" for c, m in zip(cards, masks))
+    return ", ".join(st.card_name(c) if k else "a card" for c, k in zip(cards, seen))
 
 
 def render_part(st, part, reader) -> str:
@@ -122,7 +119,7 @@ def render_part(st, part, reader) -> str:
         return part
     if part[0] == "card":
         _, c, mask, fallback, quoted = part
-        if not _knows(mask, reader):
+        if not views.known_by(mask, reader, st.all_mask):
             return fallback
         return f'"{st.card_name(c)}"' if quoted else st.card_name(c)
     return names(st, part[1], part[2], reader)
@@ -155,7 +152,7 @@ def label(st, value, ty, reader) -> str:
     if value is not None and has_card_refs(ty):
         if ty.kind == "card":
             c, mask, slot, pos = value
-            if _knows(mask, reader):
+            if views.known_by(mask, reader, st.all_mask):
                 return f'"{st.card_name(c)}"'
             return f"card {pos + 1} of {st.lay.slot_names[slot]}"
         return "[" + ", ".join(label(st, v, ty.elem, reader) for v in value) + "]"

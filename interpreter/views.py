@@ -11,9 +11,22 @@ import re
 from typing import Optional
 
 
+PUBLIC = -1  # the onlooker (a web table's spectator): knows a card only when every player knows it
+
+
 def knows(st, card: int, player: Optional[int]) -> bool:
-    """Does `player` know this card? None is the omniscient reader of the full log."""
-    return player is None or bool((st.known[card] >> player) & 1)
+    """Does `player` know this card? None is the omniscient reader of the full log, PUBLIC the onlooker."""
+    return known_by(st.known[card], player, st.all_mask)
+
+
+def known_by(mask: int, player: Optional[int], everyone: int) -> bool:
+    """Is a card whose knowers are `mask` known to `player` (None: everything; PUBLIC: only what everyone
+    in `everyone` knows)?"""
+    if player is None:
+        return True
+    if player < 0:
+        return mask & everyone == everyone
+    return bool((mask >> player) & 1)
 
 
 def card_position(st, card: int) -> str:
@@ -158,8 +171,9 @@ def announcements(st) -> list:
     return out
 
 
-def view(st, player: int) -> dict:
-    """Everything `player` may know now, as JSON-ready data. No generator state, no stack, no hidden card."""
+def view(st, player: int, log_from: int = 0) -> dict:
+    """Everything `player` may know now, as JSON-ready data. No generator state, no stack, no hidden card.
+    `log` holds the log's lines from `log_from` on."""
     g = st.game
     zones = []
     for slot, cards in enumerate(st.zones):
@@ -193,7 +207,7 @@ def view(st, player: int) -> dict:
         "zones": zones,
         "decision": decision,
         "announcements": [st.render(v, ty) for v, ty in announcements(st)],
-        "log": st.log_lines(player),
+        "log": st.log_lines(player, log_from),
         "over": st.over,
         "scores": st.scores() if st.over else None,
         "winners": st.winners() if st.over else None,

@@ -9,6 +9,7 @@
     wishdsl diff BASE VARIANT [--format md|html] [-o FILE]
     wishdsl rules GAME [--variant V] [-o FILE]
     wishdsl simulate GAME -n N [--players P] [--agents …] [--jobs J] [--seed S] [--compare V|FILE] [--ablate A]
+    wishdsl serve [GAME…] [--host H] [--port P] [--db FILE] [--ai-workers N] [--race-delay X] [--open-rate N]
 
 GAME may be a house-rule file that `extends` a game. `wishdsl --allow DIR …` lets `extends` reach files under
 DIR (by default only files inside the game's own project folder).
@@ -22,7 +23,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Optional
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, printable
@@ -119,6 +119,23 @@ def build_parser() -> argparse.ArgumentParser:
     diff.set_defaults(func=cmd_diff)
 
     add_simulate_parser(sub)
+
+    serve = sub.add_parser("serve", help="web tables in the browser for people and AI players (the web extra)")
+    serve.add_argument("games", nargs="*", metavar="GAME",
+                       help="game files, or folders of them, to offer (default: the folder games)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", default="wishdsl-tables.sqlite3", metavar="FILE",
+                       help="the SQLite file that keeps the tables (default wishdsl-tables.sqlite3)")
+    serve.add_argument("--ai-workers", type=int, default=2, metavar="N",
+                       help="processes in which AI seats think (default 2)")
+    serve.add_argument("--race-delay", type=float, default=1.0, metavar="X",
+                       help="scale of the seeded, human-like pause before an AI seat answers a decision a person "
+                            "answers too (default 1: 0.6 to 1.8 seconds; 0: none)")
+    serve.add_argument("--open-rate", type=int, default=30, metavar="N",
+                       help="tables one client may open in a minute (default 30)")
+    serve.set_defaults(func=cmd_serve)
     return ap
 
 
@@ -294,13 +311,9 @@ def default_save(match: Match) -> str:
 
 def game_document(match: Match, state, taken: list) -> dict:
     """The `run --json` document: enough to replay the game (`wishdsl replay`) and check its outcome."""
-    game = match.game
-    return {"game": game.name, "path": match.path, "game_file": str(Path(match.path).resolve()),
-            "variant": game.variant, "fingerprint": game.fingerprint,
-            "players": state.n, "seed": match.seed, "agents": match.specs,
-            "actions": [[a.player, a.label] for a in taken], "log": state.log_lines(),
-            "scores": state.scores(), "winners": state.winners(), "result": state.result(),
-            "state": json.loads(state.to_json())}
+    from .replay import game_document as document
+
+    return document(match.game, match.path, match.seed, match.specs, state, [(a.player, a.label) for a in taken])
 
 
 def keep_crash_state(err, game, seed: int) -> None:
@@ -364,6 +377,29 @@ def print_result(state) -> None:
         print("Winner: " + " and ".join(state.player_name(p) for p in sorted(winners)))
     else:
         print("Nobody wins.")
+
+
+# ---------------------------------------------------------------- serve
+def cmd_serve(args) -> int:
+    try:
+        import uvicorn
+        from .web.app import create_app
+    except ImportError as err:
+        raise WishError(f"wishdsl serve needs the web extra ({err.name} is missing): pip install -e '.[web]'") from None
+    from .web.catalog import Catalog
+
+    if args.ai_workers < 1 or args.race_delay < 0 or args.open_rate < 1 or not 0 < args.port < 65536:
+        raise WishError("--ai-workers and --open-rate are at least 1, --race-delay at least 0, --port from 1 to "
+                        "65535")
+    catalog = Catalog(args.games or ["games"], tuple(args.allow))
+    for entry in catalog.games.values():
+        if entry.error is not None:
+            print(f"not offered: {entry.key}: {entry.error}", file=sys.stderr)
+    app = create_app(catalog, args.db, args.ai_workers, args.race_delay, args.open_rate)
+    print(f"wishdsl serves {len(catalog.playable())} games at http://{args.host}:{args.port}/ "
+          f"(tables kept in {args.db})", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=64_000)
+    return 0
 
 
 # ---------------------------------------------------------------- check

@@ -104,6 +104,16 @@ def replay_actions(game, players: int, seed: int, actions: list, source: str = "
     return state
 
 
+def game_document(game, path: str, seed: int, specs: list, state, actions: list) -> dict:
+    """A played game as `wishdsl run --json` prints it: enough to replay it and check its outcome."""
+    return {"game": game.name, "path": path, "game_file": str(Path(path).resolve()),
+            "variant": game.variant, "fingerprint": game.fingerprint,
+            "players": state.n, "seed": seed, "agents": list(specs),
+            "actions": [[p, label] for p, label in actions], "log": state.log_lines(),
+            "scores": state.scores(), "winners": state.winners(), "result": state.result(),
+            "state": json.loads(state.to_json())}
+
+
 def first_difference(a, b, path: str = "") -> Optional[str]:
     """Where two JSON values first differ, as a path such as `zones[3][0]`, or None."""
     if type(a) is not type(b):

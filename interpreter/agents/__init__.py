@@ -38,6 +38,26 @@ class Agent:
     def act(self, view: dict, actions: list) -> Action:
         raise NotImplementedError
 
+    def snapshot(self) -> Optional[dict]:
+        """What the agent carries from one decision to the next, as JSON-ready data (its generator's state),
+        so that a game resumed elsewhere (a web table after a restart) asks it exactly where it was. None: it
+        carries nothing. An agent that keeps more (MCTS's `reuse=1` tree) resumes without that part."""
+        rng = getattr(self, "rng", None)
+        if rng is None:
+            return None
+        version, internal, gauss = rng.getstate()
+        return {"rng": [version, list(internal), gauss]}
+
+    def restore(self, data: Optional[dict]) -> None:
+        """Take up a `snapshot()`; a malformed one raises WishError."""
+        if data is None:
+            return
+        try:
+            version, internal, gauss = data["rng"]
+            self.rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise WishError(f"{self.name}: a stored agent state does not fit this agent ({err})") from None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seat {self.seat}>"
 

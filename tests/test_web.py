@@ -1,0 +1,361 @@
+"""`wishdsl serve`: web tables through the ASGI app (Starlette's TestClient speaks HTTP and WebSocket to it).
+
+Whole games through the server equal `wishdsl run` with the same seed; each seat receives only its view; acting
+for another seat, a stale or replayed decision and options never offered are refused and the game goes on; every
+decision is in the database before it is acknowledged, and a new server on the same database resumes each table
+exactly."""
+import json
+import attrs
+import random
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from interpreter import load_game  # noqa: E402
+from interpreter.agents import make_agents, play  # noqa: E402
+from interpreter.infoset import InfoSet  # noqa: E402
+from wishdsl.replay import replay_file  # noqa: E402
+from wishdsl.web.app import create_app  # noqa: E402
+from wishdsl.web.catalog import Catalog  # noqa: E402
+from wishdsl.web.table import LiveTable  # noqa: E402
+
+WM, TW, WISH = "games/wunschmaschine.wish", "games/three_wishes.wish", "games/wish.wish"
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return Catalog([WM, TW, WISH])
+
+
+def server(catalog, db):
+    return TestClient(create_app(catalog, str(db), workers=1, race_delay=0))
+
+
+def open_table(client, **request) -> dict:
+    r = client.post("/api/tables", json=request)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def token(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+def wait_over(client, links, timeout=60.0):
+    import time
+
+    watch = links["watch"].replace("/play/", "/api/tables/")
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        s = client.get(watch).json()
+        if s["over"] or s["broken"]:
+            return s
+        time.sleep(0.05)
+    raise AssertionError("the table did not finish")
+
+
+def run_game(path, players, seed, specs):
+    """The game `wishdsl run` plays with these agents and seed: (actions as [seat, label], log)."""
+    game = load_game(path)
+    state = game.new_state(players, seed)
+    taken = play(state, make_agents(specs, players, seed))
+    return [[a.player, a.label] for a in taken], state.log_lines()
+
+
+class Seat:
+    """One page's WebSocket: the last table message it received."""
+
+    def __init__(self, client, url):
+        self.ws = client.websocket_connect(url.replace("/play/", "/ws/"))
+        self.ws.__enter__()
+        self.messages = []
+        self.glossary = self.ws.receive_json()  # what the game's cards and named things say, first
+        assert self.glossary["type"] == "glossary"
+        self.last = self.receive()
+        assert self.last["type"] == "table"
+
+    def receive(self) -> dict:
+        msg = self.ws.receive_json()
+        self.messages.append(msg)
+        if msg["type"] == "table":
+            self.last = msg
+        return msg
+
+    def catch_up(self, taken: int) -> dict:
+        """Read messages until the page has heard of `taken` decisions."""
+        while self.last.get("taken") != taken:
+            self.receive()
+        return self.last
+
+    def act(self, option, decision=None) -> None:
+        d = self.last["decision_number"] if decision is None else decision
+        self.ws.send_text(json.dumps({"type": "act", "decision": d, "option": option}))
+
+    def close(self):
+        self.ws.__exit__(None, None, None)
+
+
+# ---------------------------------------------------------------- whole games
+@pytest.mark.parametrize("path,players,specs", [(WM, 3, ["random"]), (TW, 4, ["random", "greedy", "random", "random"])])
+def test_an_ai_table_plays_the_game_wishdsl_run_plays(catalog, tmp_path, path, players, specs):
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=path, players=players, seats=",".join(specs), seed=11)
+        status = wait_over(client, links)
+        assert status["broken"] is None
+        doc = client.get(links["watch"].replace("/play/", "/api/tables/") + "/game.json").json()
+    actions, log = run_game(path, players, 11, specs)
+    assert doc["actions"] == actions and doc["log"] == log
+    (tmp_path / "game.json").write_text(json.dumps(doc))
+    state, n, note = replay_file(str(tmp_path / "game.json"), path)  # what `wishdsl replay` reads
+    assert n == len(actions) and note is None and state.is_over
+
+
+def test_two_people_and_an_ai_play_wunschmaschine_to_the_end(catalog, tmp_path):
+    rng = random.Random(3)
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=WM, players=3, seats="human,human,random", seed=5)
+        seats = [Seat(client, links["seats"][k]["url"]) for k in (0, 1)]
+        answered = 0
+        while True:
+            status = wait_ai(client, links)
+            for s in seats:
+                s.catch_up(status["decisions"])
+            if status["over"]:
+                break
+            mine = [s for s in seats if "options" in s.last]
+            assert mine, "the game waits for nobody"
+            for s in mine:  # a slap race asks both people at once
+                s.act(rng.randrange(len(s.last["options"])))
+                answered += 1
+        for k, s in enumerate(seats):
+            assert all(m["seat"] == k and m["view"]["player"] == k for m in s.messages if m["type"] == "table")
+            s.close()
+        assert answered > 10
+        doc = client.get(links["seats"][0]["url"].replace("/play/", "/api/tables/") + "/game.json").json()
+    assert [a for a in doc["actions"] if a[0] == 2], "the AI seat answered too"
+
+
+# ---------------------------------------------------------------- refusals
+def test_refusals_leave_the_game_as_it_was(catalog, tmp_path):
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=TW, players=3, seats="human", seed=2)
+        first, second = (Seat(client, links["seats"][k]["url"]) for k in (0, 1))
+        assert "loses the game" in first.glossary["cards"]["Time Travel"]["summary"]  # the printed cards, for hovers
+        to_move = first.last["view"]["decision"]["waiting_for"]
+        assert to_move == [0] and "options" in first.last and "options" not in second.last
+        n = len(first.last["options"])
+        cases = [
+            (second, {"type": "act", "decision": 0, "option": 0}, "it is not your decision"),
+            (first, {"type": "act", "decision": 0, "option": n}, f"there is no option {n}"),
+            (first, {"type": "act", "decision": 0, "option": -1}, "there is no option -1"),
+            (first, {"type": "act", "decision": 1, "option": 0}, "that decision is over"),
+            (first, {"type": "act", "decision": 0, "option": "0"}, "by number"),
+            (first, {"type": "act", "decision": 0, "option": True}, "by number"),
+            (first, {"type": "act", "seat": 1, "decision": 0}, "by number"),
+            (first, {"type": "peek", "decision": 0, "option": 0}, '{"type": "act"'),
+            (first, [1, 2], '{"type": "act"'),
+        ]
+        for seat, msg, why in cases:
+            seat.ws.send_text(json.dumps(msg))
+            reply = seat.receive()
+            assert reply["type"] == "refused" and why in reply["reason"], (msg, reply)
+        first.ws.send_text("not json")
+        assert "JSON" in first.receive()["reason"]
+        first.ws.send_text("x" * 5000)
+        assert "too long" in first.receive()["reason"]
+        status = client.get(links["watch"].replace("/play/", "/api/tables/")).json()
+        assert status["decisions"] == 0 and status["waiting_for"] == [0]
+        first.act(0)  # the game goes on
+        assert first.receive()["decision_number"] == 1
+        second.receive()
+        first.act(0, decision=0)  # the same answer again: a stale decision
+        reply = first.receive()
+        assert reply["type"] == "refused" and "over" in reply["reason"]
+        watcher = Seat(client, links["watch"])
+        watcher.act(0)
+        assert "spectator" in watcher.receive()["reason"]
+        for s in (first, second, watcher):
+            s.close()
+
+
+def test_links_of_one_table_open_nothing_else(catalog, tmp_path):
+    with server(catalog, tmp_path / "t.db") as client:
+        a = open_table(client, game=TW, players=3, seats="human", seed=2)
+        b = open_table(client, game=TW, players=3, seats="human", seed=3)
+        mixed = f"/play/{b['id']}/{token(a['seats'][0]['url'])}"
+        assert client.get(mixed).status_code == 404
+        assert client.get(f"/play/{a['id']}/{token(a['seats'][0]['url'])[:-1]}").status_code == 404
+        assert client.get(f"/api/tables/{b['id']}/{token(a['watch'])}").status_code == 404
+        from starlette.websockets import WebSocketDisconnect
+
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect(mixed.replace("/play/", "/ws/")) as ws:
+                ws.receive_json()
+        r = client.get(a["watch"].replace("/play/", "/api/tables/") + "/game.json")
+        assert r.status_code == 409  # the record of a game holds every card: only once it is over
+
+
+@pytest.mark.parametrize("request_doc,why", [
+    ({"game": "games/nope.wish", "players": 3}, "no game"),
+    ({"game": "../games/wish.wish", "players": 3}, "no game"),
+    ({"game": WM, "players": 2}, "played by 3 to 6"),
+    ({"game": WM, "players": 3, "variant": "Nope"}, "no variant"),
+    ({"game": WM, "players": 3, "seats": "random,random"}, "2 seats for 3 players"),
+    ({"game": WM, "players": 3, "seats": "randon"}, "did you mean"),
+    ({"game": WM, "players": 3, "seed": -1}, "seed"),
+    ({"game": WM, "players": "3"}, "played by"),
+])
+def test_a_bad_request_is_a_message(catalog, tmp_path, request_doc, why):
+    with server(catalog, tmp_path / "t.db") as client:
+        r = client.post("/api/tables", json=request_doc)
+        assert r.status_code == 400 and why in r.json()["error"]
+        r = client.post("/api/tables", content=b"x" * 20_000)
+        assert r.status_code == 413
+        r = client.post("/tables", data={"game": WM, "players": "two"})
+        assert r.status_code == 400 and "whole numbers" in r.text and "Traceback" not in r.text
+
+
+# ---------------------------------------------------------------- nothing lost
+def test_a_new_server_on_the_same_database_resumes_every_table(catalog, tmp_path):
+    db = tmp_path / "t.db"
+    rng = random.Random(8)
+    with server(catalog, db) as client:
+        links = open_table(client, game=TW, players=3, seats="human,greedy,human", seed=4)
+        seats = [Seat(client, links["seats"][k]["url"]) for k in (0, 2)]
+        for _ in range(4):
+            status = wait_ai(client, links)
+            for s in seats:
+                s.catch_up(status["decisions"])
+            s = next(s for s in seats if "options" in s.last)
+            s.act(rng.randrange(len(s.last["options"])))
+            s.receive()
+        for s in seats:
+            s.close()
+        wait_ai(client, links)
+        before = client.get(links["watch"].replace("/play/", "/api/tables/")).json()
+        app_state = client.app.state.server.tables[links["id"]].state.to_json()
+    with server(catalog, db) as client:
+        after = client.get(links["watch"].replace("/play/", "/api/tables/")).json()
+        assert after == before
+        table = client.app.state.server.tables[links["id"]]
+        assert table.state.to_json() == app_state
+
+
+def wait_ai(client, links):
+    """Until the table waits for a person (or is over)."""
+    import time
+
+    watch = links["watch"].replace("/play/", "/api/tables/")
+    for _ in range(400):
+        s = client.get(watch).json()
+        if s["over"] or all(links["seats"][p]["plays"] == "human" for p in s["waiting_for"]):
+            return s
+        time.sleep(0.05)
+    raise AssertionError("the AI seats did not answer")
+
+
+def test_a_resumed_ai_seat_goes_on_as_if_never_stopped(catalog, tmp_path):
+    """Stop the server after each of a person's decisions and start a new one: the game (the AI seats' choices
+    from their restored generators included) is the one an uninterrupted server plays."""
+    def game(restart: bool):
+        db = tmp_path / f"{restart}.db"
+        rng = random.Random(1)
+        client = server(catalog, db).__enter__()
+        links = open_table(client, game=WM, players=3, seats="random,human,greedy", seed=9)
+        while True:
+            wait_ai(client, links)
+            status = client.get(links["watch"].replace("/play/", "/api/tables/")).json()
+            if status["over"]:
+                break
+            s = Seat(client, links["seats"][1]["url"])
+            s.act(rng.randrange(len(s.last["options"])))
+            s.receive()
+            s.close()
+            if restart:
+                client.__exit__(None, None, None)
+                client = server(catalog, db).__enter__()
+        doc = client.get(links["watch"].replace("/play/", "/api/tables/") + "/game.json").json()
+        client.__exit__(None, None, None)
+        return doc["actions"], doc["log"]
+
+    assert game(True) == game(False)
+
+
+# ---------------------------------------------------------------- what a seat receives
+@pytest.mark.parametrize("path,players", [(TW, 4), (WM, 3), (WISH, 2)])
+def test_a_seats_messages_do_not_depend_on_cards_it_does_not_know(catalog, path, players):
+    """What a seat's message shows of the table now is the same in every full state consistent with what the
+    seat knows (the InfoSet's samples: other identities for every card it does not know now), and its log is the
+    same when the cards it never knew change identities among themselves: so no message can name such a card.
+    (The log is tested apart: it keeps what a seat once saw, such as a deck's order before a shuffle.)"""
+    from interpreter.tables import Identities
+    from wishdsl.web.store import TableRow
+
+    game = load_game(path)
+    rng = random.Random(path)
+    for seed in range(3):
+        row = TableRow("t", path, None, game.fingerprint, players, seed, "w", ["human"] * players,
+                       ["s"] * players, [None] * players, [])
+        table = LiveTable(row, game)
+        real = table.state
+        steps = 0
+        while not real.is_over and steps < 60:
+            for seat in range(players):
+                msg = table.message(seat, 0)
+                log = msg["view"].pop("log")
+                info = InfoSet(real, seat)
+                for _ in range(3):
+                    table.state = info.sample(rng)
+                    other = table.message(seat, 0)
+                    other["view"].pop("log")
+                    if real.decision is not None and real.decision.answers:
+                        # a sample does not keep the others' secret answers to a simultaneous decision, so it
+                        # waits for them again: who has answered is not a card, and the rest must agree
+                        for m in (msg, other):
+                            m["view"]["decision"].pop("waiting_for", None)
+                    assert other == msg, (seed, steps, seat)
+                never = [c for c in range(len(real.seen)) if not (real.seen[c] >> seat) & 1]
+                defs = list(real.ids.of)
+                moved = [defs[c] for c in never]
+                rng.shuffle(moved)
+                for c, d in zip(never, moved):
+                    defs[c] = d
+                table.state = real.clone()
+                table.state.ids = Identities(defs, len(game.card_defs))
+                assert table.message(seat, 0)["view"]["log"] == log, (seed, steps, seat)
+                table.state = real
+            acts = real.legal_actions()
+            real.apply(acts[rng.randrange(len(acts))])
+            steps += 1
+
+
+def test_a_spectator_sees_only_what_every_player_knows_until_the_end(catalog, tmp_path):
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=TW, players=3, seats="random", seed=6)
+        wait_over(client, links)
+        table = client.app.state.server.tables[links["id"]]
+    row = table.row
+    game = load_game(TW)
+    live = LiveTable(attrs.evolve(row, decisions=[]), game)
+    msg = live.message("spectator", 0)
+    hands = [z for z in msg["view"]["zones"] if z["zone"].startswith("hand")]
+    assert hands and all(c == {"hidden": True} for z in hands for c in z["cards"])
+    assert "options" not in msg
+    end = table.message("spectator", 0)
+    assert end["view"]["over"] and all("name" in c for z in end["view"]["zones"] for c in z["cards"])
+
+
+def test_pages_escape_what_game_files_say(tmp_path):
+    text = open("tests/games/engine_test.wish", encoding="utf-8").read()
+    hostile = tmp_path / "evil.wish"
+    import re
+
+    hostile.write_text(re.sub(r'game "[^"]*"', 'game "<script>alert(1)</script>"', text, count=1), encoding="utf-8")
+    with server(Catalog([str(hostile)]), tmp_path / "t.db") as client:
+        page = client.get("/").text
+        assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
+        assert client.get("/no/such/page").status_code == 404

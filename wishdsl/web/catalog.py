@@ -1,0 +1,59 @@
+"""The games a server offers: the .wish files named on `wishdsl serve`'s command line, and every .wish file under
+a folder named there (house rules included). Each is checked when the server starts; one that does not check
+is listed with its first error and cannot be played."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import attrs
+
+from dsl.errors import WishError
+
+
+@attrs.define
+class Offered:
+    """One game file on offer."""
+
+    key: str  # its path as the server names it (relative to where it was found), with '/'
+    path: str
+    name: str = ""
+    variants: list = attrs.Factory(list)
+    players: dict = attrs.Factory(dict)  # variant name ("" for the base game) → [fewest, most]
+    error: Optional[str] = None
+
+
+class Catalog:
+    """The offered games, in a stable order."""
+
+    def __init__(self, paths: list, allow: tuple = ()):
+        from interpreter.game import load_game
+
+        self.allow = tuple(str(a) for a in allow)
+        self.games: dict = {}
+        for path in paths:
+            p = Path(path)
+            files = sorted(p.rglob("*.wish"), key=lambda f: (len(f.parts), f.as_posix())) if p.is_dir() else [p]
+            for f in files:
+                key = f.as_posix()
+                entry = Offered(key, str(f))
+                try:
+                    game = load_game(str(f), None, self.allow)
+                    entry.name = game.title
+                    entry.variants = list(game.variants)
+                    entry.players[""] = [game.min_players, game.max_players]
+                    for v in entry.variants:
+                        other = load_game(str(f), v, self.allow)
+                        entry.players[v] = [other.min_players, other.max_players]
+                except WishError as err:
+                    entry.error = str(err).splitlines()[0]
+                self.games[key] = entry
+        if not self.games:
+            raise WishError("no .wish files to serve: name game files or folders that hold them")
+
+    def get(self, key: str) -> Optional[Offered]:
+        entry = self.games.get(key)
+        return entry if entry is not None and entry.error is None else None
+
+    def playable(self) -> list:
+        return [e for e in self.games.values() if e.error is None]
