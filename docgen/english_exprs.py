@@ -177,6 +177,8 @@ def e_call(en: EnglishBase, e: A.Call) -> str:
         if args[0].ty is not None and args[0].ty.kind == "zone":
             return f"the bottom card of {a0}"
         return f"the last of {a0}"
+    if n == "first_to_answer":
+        return f"whichever of {a0} answered first (drawn at random where answers are not timed)"
     if n == "random":
         if isinstance(args[0], A.Name) and kind_of(args[0]) is RefKind.PLAYERS:
             return "a player chosen at random"

@@ -212,9 +212,9 @@ class ExprChecks:
         return self.builtin_type(e, n, coll, sc, argc)
 
     def builtin_type(self, e, n, coll: T.Type, sc, argc) -> T.Type:
-        if n == "random" and sc.pure:
-            self.error(e, "random() is an effect; it cannot be used in a function, condition or requirement",
-                       "bind it first: let x = random(…)")
+        if n in ("random", "first_to_answer") and sc.pure:
+            self.error(e, f"{n}() is an effect; it cannot be used in a function, condition or requirement",
+                       f"bind it first: let x = {n}(…)")
         if n in ("next", "after"):
             if not T.assignable(coll, T.PLAYER):
                 self.error(e, f"'{n}' needs a player, found {coll}")
@@ -266,7 +266,10 @@ class ExprChecks:
             if not T.assignable(et, T.BOOL):
                 self.error(e, f"'{n}' needs yes/no values, found {coll}")
             return T.BOOL
-        return et  # first, last, random
+        if n == "first_to_answer" and not T.assignable(et, T.PLAYER):
+            self.error(e, f"'first_to_answer' needs players, found {coll}")
+            return T.PLAYER
+        return et  # first, last, random, first_to_answer
 
     def e_ListLit(self, e: A.ListLit, sc):
         if e.gen is not None:

@@ -19,6 +19,7 @@ BUILTINS = {
     "first": (1, 1, False),
     "last": (1, 1, False),
     "random": (1, 1, False),
+    "first_to_answer": (1, 1, False),
     "next": (1, 1, False),
     "after": (1, 1, False),
     "abs": (1, 1, False),

@@ -27,6 +27,8 @@ from .codegen_stmts import StmtGen
 from .frames import MODULE_NAME, FrameKind
 from .log import logged
 
+DRAWS = ("random", "first_to_answer")  # builtins that may draw from the game's generator
+
 
 class Rules:
     """The compiled module: its text, and the callables and tables the engine runs on."""
@@ -316,11 +318,11 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
             nodes = [n for n, _ in A.walk(f.body)]
             calls[name] = {n.ref.name for n in nodes if isinstance(n, A.Call) and n.ref is not None
                            and n.ref.kind is RefKind.FUNC}
-            if any(isinstance(n, A.Generator) or (isinstance(n, A.Call) and n.name == "random") for n in nodes):
+            if any(isinstance(n, A.Generator) or (isinstance(n, A.Call) and n.name in DRAWS) for n in nodes):
                 heavy.add(name)
         self.recursive = {name for name in funcs if self._reaches(name, name, calls)}
         self.drawing = {name for name, f in funcs.items()
-                        if any(isinstance(n, A.Call) and n.name == "random" and n.ref is not None
+                        if any(isinstance(n, A.Call) and n.name in DRAWS and n.ref is not None
                                and n.ref.kind is RefKind.BUILTIN for n, _ in A.walk(f.body))}
         self.drawing |= {name for name in funcs if any(self._reaches(name, d, calls) for d in self.drawing)}
         self.memoised = heavy | self.recursive
@@ -375,7 +377,7 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         """May evaluating `node` draw from the game's generator (`random`, or a function that does)?"""
         for n, _ in A.walk(node):
             if isinstance(n, A.Call) and n.ref is not None and (
-                    (n.ref.kind is RefKind.BUILTIN and n.name == "random")
+                    (n.ref.kind is RefKind.BUILTIN and n.name in DRAWS)
                     or (n.ref.kind is RefKind.FUNC and n.ref.name in self.drawing)):
                 return True
         return False

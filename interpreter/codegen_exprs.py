@@ -15,7 +15,7 @@ from __future__ import annotations
 from dsl import ast as A
 from dsl.refs import RefKind
 
-STATE_BUILTINS = {"next", "after", "owner", "random"}  # builtins that read the state (the table, the dice)
+STATE_BUILTINS = {"next", "after", "owner", "random", "first_to_answer"}  # builtins that read the state (the table, the dice)
 ARITH = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -166,7 +166,7 @@ class ExprGen:
             return f"{name}{self.generator(e.gen, scope, lazy=True)}"
         if name in ("sum", "any", "all"):
             return f"{name}({items})"
-        if name in ("min", "max", "first", "last", "random"):
+        if name in ("min", "max", "first", "last", "random", "first_to_answer"):
             return f"_{name}(st, {items}, {span})"
         raise AssertionError(name)
 

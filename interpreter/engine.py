@@ -143,10 +143,11 @@ class State(Machine):
 
     # ---------------------------------------------------------------- creation and copies
     @classmethod
-    def fresh(cls, game, players: int, seed: int) -> "State":
+    def fresh(cls, game, players: int, seed: int, timed: bool = False) -> "State":
         st = cls.__new__(cls)
         st._bind(game, players)
         st.seed = seed
+        st.timed, st.arrivals = timed, ()
         st.rng = Rng(seed)
         st.ids = game.identities
         st.stack, st.decision, st.log, st.observations, st.shuffles, st.after = [], None, [], [], [], []
@@ -311,6 +312,8 @@ class State(Machine):
         d.closed = True
         self.decision = None
         self.decisions += 1
+        if self.timed:
+            self.arrivals = tuple(answers)  # the order the answers arrived in (first_to_answer)
         point = self.game.points[d.point]
         if self.decisions > MAX_DECISIONS:
             err = WishRuntimeError(f"the game did not end within {MAX_DECISIONS} decisions (the last one was "

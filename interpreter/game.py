@@ -144,9 +144,11 @@ class Game:
         """"2 to 4 players", "1 player"."""
         return A.players_text(self.min_players, self.max_players, " to ")
 
-    def new_state(self, players: int, seed: int = 0) -> State:
+    def new_state(self, players: int, seed: int = 0, timed: bool = False) -> State:
+        """A new game. `timed`: the answers to a simultaneous decision arrive in an order that means something
+        (people at a web table), which `first_to_answer` reads; otherwise it draws among them."""
         self.check_players(players)
-        return State.fresh(self, players, int(seed))
+        return State.fresh(self, players, int(seed), timed)
 
     def _identities(self, of) -> "Identities":
         """The Identities of a saved state: a permutation of the game's cards, or the save is damaged."""

@@ -239,6 +239,7 @@ def _checker(state) -> State:
     st._bind(state.game, state.n)
     st.ids = state.ids
     st.rng = Rng(0)
+    st.timed, st.arrivals = False, ()
     st.known = [state.all_mask] * len(state.known)
     st.face = [True] * len(state.known)
     st.seen = st.known

@@ -132,6 +132,17 @@ def random_of(st, xs, span):
     return st.random_pick(_nonempty(xs, span, "random"))
 
 
+def first_to_answer(st, xs, span):
+    """The first of the players `xs` to answer the last simultaneous decision, where the order of the answers
+    means something (a web table's people: `st.timed`); elsewhere one of them drawn at random, as `random`."""
+    xs = _nonempty(xs, span, "first_to_answer")
+    if st.timed:
+        for p in st.arrivals:
+            if p in xs:
+                return p
+    return st.random_pick(xs)
+
+
 def with_you(local: dict, env: dict) -> dict:
     """A procedure's environment: its arguments, and the caller's `you`."""
     if "you" in env:
@@ -362,7 +373,7 @@ NAMESPACE = {
     "_after": after, "_remove": remove, "_one_bag": one_bag, "_members": members_of, "_count": count,
     "_set_of": set_of, "_bottom": bottom, "_bag_add": bag_add, "_bag_sub": bag_sub, "_nonzero": nonzero,
     "_div": div, "_mod": mod, "_min": min_of, "_max": max_of, "_first": first_of, "_last": last_of,
-    "_random": random_of, "_with_you": with_you, "_failed": failed, "_loop_limit": loop_limit,
+    "_random": random_of, "_first_to_answer": first_to_answer, "_with_you": with_you, "_failed": failed, "_loop_limit": loop_limit,
     "_repeat_limit": repeat_limit, "_required": required, "_too_many": too_many, "_call": call_function, "_ERRORS": ERRORS,
     "_oversize": oversize, "_MAXINT": MAX_INT, "_MAXSIZE": MAX_SIZE,
 }

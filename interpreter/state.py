@@ -106,8 +106,9 @@ class StateData:
     """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
 
     __slots__ = (
-        "n", "seed", "rng", "ids", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack", "decision",
-        "log", "observations", "shuffles", "over", "after", "steps", "decisions", "final",
+        "n", "seed", "rng", "ids", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack",
+        "decision", "log", "observations", "shuffles", "over", "after", "steps", "decisions", "final", "timed",
+        "arrivals",
     )
 
 
@@ -154,6 +155,8 @@ def clone_data(src, dst) -> None:
     dst.steps = src.steps
     dst.decisions = src.decisions
     dst.final = src.final
+    dst.timed = src.timed
+    dst.arrivals = src.arrivals
 
 
 def data_to_json(s, fingerprint: str) -> str:
@@ -175,7 +178,8 @@ def data_to_json(s, fingerprint: str) -> str:
         decision = {
             "players": list(d.players), "values": _listify(d.values),
             "prompt": d.prompt, "point": d.point,
-            "answers": [[p, _listify(v)] for p, v in sorted(d.answers.items())], "kinds": _listify(d.kinds),
+            "answers": [[p, _listify(v)] for p, v in (d.answers.items() if s.timed else sorted(d.answers.items()))],
+            "kinds": _listify(d.kinds),
         }
     doc = {
         "format": STATE_FORMAT, "game": fingerprint, "n": s.n, "seed": s.seed, "rng": str(s.rng.s),
@@ -188,6 +192,8 @@ def data_to_json(s, fingerprint: str) -> str:
         "observations": _listify(tuple(s.observations)), "shuffles": _listify(tuple(s.shuffles)),
         "over": s.over, "steps": s.steps, "decisions": s.decisions, "final": _listify(s.final),
     }
+    if s.timed:  # only then: an untimed state's document is as it always was
+        doc["timed"], doc["arrivals"] = True, list(s.arrivals)
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -222,3 +228,5 @@ def data_from_json(doc: dict, s, identities) -> None:
     s.steps = doc["steps"]
     s.decisions = doc["decisions"]
     s.final = _tuplify(doc["final"])
+    s.timed = doc.get("timed") is True
+    s.arrivals = tuple(doc.get("arrivals", ())) if s.timed else ()

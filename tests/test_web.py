@@ -106,8 +106,18 @@ def test_an_ai_table_plays_the_game_wishdsl_run_plays(catalog, tmp_path, path, p
         links = open_table(client, game=path, players=players, seats=",".join(specs), seed=11)
         status = wait_over(client, links)
         assert status["broken"] is None
-        doc = client.get(links["watch"].replace("/play/", "/api/tables/") + "/game.json").json()
+        base = links["watch"].replace("/play/", "/api/tables/")
+        doc = client.get(base + "/game.json").json()
+        half = len(doc["actions"]) // 2
+        start, middle, end = (client.get(f"{base}/step/{k}").json() for k in (0, half, 10**9))
     actions, log = run_game(path, players, 11, specs)
+    # the replay, step by step: the table after k decisions, as everyone may see it once the game is over
+    assert (start["step"], middle["step"], end["step"]) == (0, half, len(actions)) == (0, half, end["of"])
+    assert middle["next"] == {"player": actions[half][0], "label": actions[half][1]} and end["next"] is None
+    state = load_game(path).new_state(players, 11)
+    for seat, label in actions[:half]:
+        state.apply(label, player=seat)
+    assert middle["view"]["log"] == state.log_lines() and end["view"]["log"] == log
     assert doc["actions"] == actions and doc["log"] == log
     (tmp_path / "game.json").write_text(json.dumps(doc))
     state, n, note = replay_file(str(tmp_path / "game.json"), path)  # what `wishdsl replay` reads
@@ -137,6 +147,35 @@ def test_two_people_and_an_ai_play_wunschmaschine_to_the_end(catalog, tmp_path):
         assert answered > 10
         doc = client.get(links["seats"][0]["url"].replace("/play/", "/api/tables/") + "/game.json").json()
     assert [a for a in doc["actions"] if a[0] == 2], "the AI seat answered too"
+
+
+@pytest.mark.parametrize("first", [1, 2])
+def test_the_first_slap_the_server_receives_wins_the_race(catalog, tmp_path, first):
+    """Two people slap in one order, then in the other, on the same deal: the first to arrive wins each time
+    (`first_to_answer` on a timed table), and the downloaded game replays with the same winner."""
+    second = 3 - first
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=WM, players=3, seats="human", seed=12)
+        seats = [Seat(client, links["seats"][k]["url"]) for k in range(3)]
+        seats[0].act(0)  # the Wish Machine wishes
+        for s in seats:
+            s.catch_up(1)
+        for k in (first, second):
+            d = seats[k].last["view"]["decision"]
+            seats[k].act(d["options"].index("slap"))
+            for s in seats:
+                s.catch_up(2 if k == first else 3)
+        assert seats[first].last["view"]["log"][-1] == f"player {first + 1} slaps the wish card first"
+        assert "options" in seats[first].last and "options" not in seats[second].last  # who names the wish
+        seats[first].act(0)
+        for s in seats:
+            s.close()
+        table = client.app.state.server.tables[links["id"]]
+        doc = table.document(WM)
+    assert doc["timed"] is True
+    (tmp_path / "game.json").write_text(json.dumps(doc))
+    state, n, _ = replay_file(str(tmp_path / "game.json"), WM)
+    assert f"player {first + 1} slaps the wish card first" in state.log_lines()
 
 
 # ---------------------------------------------------------------- refusals
@@ -197,6 +236,7 @@ def test_links_of_one_table_open_nothing_else(catalog, tmp_path):
                 ws.receive_json()
         r = client.get(a["watch"].replace("/play/", "/api/tables/") + "/game.json")
         assert r.status_code == 409  # the record of a game holds every card: only once it is over
+        assert client.get(a["watch"].replace("/play/", "/api/tables/") + "/step/0").status_code == 409
 
 
 @pytest.mark.parametrize("request_doc,why", [

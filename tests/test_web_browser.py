@@ -51,6 +51,17 @@ def test_two_people_in_two_browsers_and_an_ai_play_wunschmaschine(playwright, tm
             assert "Game over" in page.inner_text("#prompt")
             assert page.locator("#log li").count() > 20
             assert page.is_visible("#download")
+        page = pages[0]  # the finished game, replayed step by step
+        page.click("#replay-open")
+        page.wait_for_selector("body[data-step='0']")
+        start = page.locator("#log li").count()
+        for k in (1, 2, 3):
+            page.click("#replay-next")
+            page.wait_for_selector(f"body[data-step='{k}']")
+        assert "after 3 of" in page.inner_text("#replay-step")
+        page.click("#replay-last")
+        page.wait_for_selector(f"body[data-step='{end['decisions']}']")
+        assert page.locator("#log li").count() > start
         browser.close()
 
 

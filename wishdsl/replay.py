@@ -88,11 +88,13 @@ def apply_logged(state, i: int, seat: int, label: str, source: str) -> None:
                           + options_text(labels)) from None
 
 
-def replay_actions(game, players: int, seed: int, actions: list, source: str = "the log", agents=None):
+def replay_actions(game, players: int, seed: int, actions: list, source: str = "the log", agents=None,
+                   timed: bool = False):
     """A fresh game with the actions applied. With `agents` (one per seat), each non-human agent is asked
     again at its decisions (as in play: `agents.ask`), which brings its own generator to where it was, and
-    must choose the same."""
-    state = game.new_state(players, seed)
+    must choose the same. `timed`: the game was played with its answers timed (a web table with people:
+    `Game.new_state`), so the order of the actions is the order the answers arrived in."""
+    state = game.new_state(players, seed, timed)
     for i, (seat, label) in enumerate(actions):
         if agents is not None and agents[seat].name != "human" and seat in state.to_move:
             agent = agents[seat]
@@ -111,7 +113,7 @@ def game_document(game, path: str, seed: int, specs: list, state, actions: list)
             "players": state.n, "seed": seed, "agents": list(specs),
             "actions": [[p, label] for p, label in actions], "log": state.log_lines(),
             "scores": state.scores(), "winners": state.winners(), "result": state.result(),
-            "state": json.loads(state.to_json())}
+            "state": json.loads(state.to_json()), **({"timed": True} if state.timed else {})}
 
 
 def first_difference(a, b, path: str = "") -> Optional[str]:
@@ -190,7 +192,7 @@ def replay_file(path: str, game_path: Optional[str] = None):
     if fp is not None and fp != game.fingerprint:
         note = f"the log was written by a different version of {gpath} (fingerprint {fp}, now {game.fingerprint})"
     try:
-        state = replay_actions(game, doc["players"], doc["seed"], actions)
+        state = replay_actions(game, doc["players"], doc["seed"], actions, timed=doc.get("timed") is True)
         compare_outcome(state, doc)
     except ReplayError as err:
         raise ReplayError(f"{path}: {err}" + (f"\n  note: {note}" if note else "")) from None

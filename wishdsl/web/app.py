@@ -9,6 +9,7 @@ Routes:
                                         "decision": N, "option": I}
     GET  /api/tables/{table}/{token}    where the game stands (JSON)
     GET  /api/tables/{table}/{token}/game.json   the finished game as `wishdsl run --json` prints it
+    GET  /api/tables/{table}/{token}/step/{k}    a finished game after its first k decisions (the replay)
     GET  /rules/{game}                  the game's cheat-sheet (HTML)
 
 A token is a seat's secret: whoever holds it plays that seat. Every decision is stored (store.py) before the
@@ -111,8 +112,8 @@ class Server:
     async def shutdown(self) -> None:
         for task in list(self.tasks):
             task.cancel()
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:  # the workers end once their jobs have (they must not outlive the server)
+            await asyncio.to_thread(self.pool.shutdown, wait=True, cancel_futures=True)
         self.store.close()
 
     # ---------------------------------------------------------------- opening a table
@@ -192,31 +193,40 @@ class Server:
         task.add_done_callback(self.tasks.discard)
 
     async def drive(self, table: LiveTable) -> None:
-        """Ask the AI seats, one at a time in seat order (as `wishdsl run` does), while the game waits for them."""
+        """Ask the AI seats while the game waits for them: one at a time in seat order, as `wishdsl run` does; in
+        a decision that people answer too (a slap race), every AI seat on its own after a human-like pause, so
+        that their answers arrive among the people's."""
         table.driving = True
-        loop = asyncio.get_running_loop()
         try:
             while True:
                 seats = table.ai_to_move()
                 if not seats:
                     return
-                seat, st = seats[0], table.state
-                delay = self.delay(table, seat)
-                if delay:
-                    await asyncio.sleep(delay)
-                job = {"path": table.row.game_path, "variant": table.row.variant, "allow": list(self.catalog.allow),
-                       "fingerprint": table.row.fingerprint, "state": st.to_json(), "seat": seat,
-                       "spec": table.row.specs[seat], "seed": table.row.seed,
-                       "agent_state": table.agent_states[seat]}
-                answer = await loop.run_in_executor(self.pool, think, job)
-                if "error" in answer:
-                    table.broken = f"the AI of seat {seat + 1} failed: {answer['error']}"
-                    self.store.mark_broken(table.id, table.broken)
-                elif table.label_offered(seat, answer["label"]):
-                    self.commit(table, seat, answer["label"], answer["agent_state"])
-                await self.broadcast(table)
+                if any(not table.is_ai(p) for p in table.state.to_move):
+                    await asyncio.gather(*(self.ask_ai(table, seat, self.delay(table, seat)) for seat in seats))
+                else:
+                    await self.ask_ai(table, seats[0], 0.0)
         finally:
             table.driving = False
+
+    async def ask_ai(self, table: LiveTable, seat: int, delay: float) -> None:
+        """One AI seat's answer, thought out in a worker process, taken if the decision is still open to it."""
+        if delay:
+            await asyncio.sleep(delay)
+        st = table.state
+        if seat not in table.ai_to_move():
+            return
+        decision = st.decisions
+        job = {"path": table.row.game_path, "variant": table.row.variant, "allow": list(self.catalog.allow),
+               "fingerprint": table.row.fingerprint, "state": st.to_json(), "seat": seat,
+               "spec": table.row.specs[seat], "seed": table.row.seed, "agent_state": table.agent_states[seat]}
+        answer = await asyncio.get_running_loop().run_in_executor(self.pool, think, job)
+        if "error" in answer:
+            table.broken = f"the AI of seat {seat + 1} failed: {answer['error']}"
+            self.store.mark_broken(table.id, table.broken)
+        elif table.state.decisions == decision and table.label_offered(seat, answer["label"]):
+            self.commit(table, seat, answer["label"], answer["agent_state"])
+        await self.broadcast(table)
 
     def delay(self, table: LiveTable, seat: int) -> float:
         """A seeded, human-like pause before an AI seat answers a decision that a person answers too."""
@@ -352,6 +362,14 @@ def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 
         return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="wishdsl-{table.id}.json"'})
 
+    async def step(request: Request) -> Response:
+        table, seat = server.find(request)
+        if table is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        if not table.over:
+            return JSONResponse({"error": "a game is replayed once it is over"}, status_code=409)
+        return JSONResponse(table.step(int(request.path_params["k"])))
+
     async def rules(request: Request) -> Response:
         from docgen.render import render_sheet
 
@@ -410,6 +428,7 @@ def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 
         Route("/play/{table}/{token}", play),
         Route("/api/tables/{table}/{token}", status),
         Route("/api/tables/{table}/{token}/game.json", download),
+        Route("/api/tables/{table}/{token}/step/{k:int}", step),
         Route("/rules/{game:path}", rules),
         WebSocketRoute("/ws/{table}/{token}", socket),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),

@@ -6,6 +6,10 @@ the state itself; a spectator's from the onlooker's view (`views.PUBLIC`: the ca
 the game runs, and from the full view once it is over. A seat acts by naming the decision it answers (the
 number of decisions completed when it was offered) and the index of an option it was offered; anything else
 is refused with a reason, and the game goes on.
+
+A table with people at it is timed (`Game.new_state`): the answers to a decision several seats answer at once
+count in the order the server receives them, which a game reads with `first_to_answer` (Wunschmaschine's slap
+race). A table of AI seats only is not: it plays exactly the game `wishdsl run` plays.
 """
 from __future__ import annotations
 
@@ -32,10 +36,12 @@ class LiveTable:
         self.agent_states = list(row.agent_states)
         self.taken = list(row.decisions)
         self.driving = False  # an AI seat is being asked (app.py)
+        self.replayed = None  # (k, the state after k decisions): the last step a replay asked for
         self.state = None
         if self.broken is None:
-            try:
-                self.state = replay_actions(game, row.players, row.seed, self.taken, "the table's decisions")
+            try:  # with people at the table, the order their answers arrive in counts (a slap race)
+                self.state = replay_actions(game, row.players, row.seed, self.taken, "the table's decisions",
+                                            timed=HUMAN in row.specs)
             except (ReplayError, WishError) as err:
                 self.broken = f"this table cannot go on: {err}"
 
@@ -111,11 +117,14 @@ class LiveTable:
         self.taken.append((seat, label))
 
     # ---------------------------------------------------------------- what a seat receives
+    def seat_names(self) -> list:
+        return [HUMAN if s == HUMAN else "AI: " + s for s in self.row.specs]
+
     def message(self, seat, log_from: int) -> dict:
         """The message for a seat (or the spectator) whose page has the log up to `log_from`."""
         st = self.state
         base = {"type": "table", "table": self.id, "game": self.game.title, "players": self.row.players,
-                "seats": [HUMAN if s == HUMAN else "AI: " + s for s in self.row.specs],
+                "seats": self.seat_names(),
                 "seat": None if seat == SPECTATOR else seat, "broken": self.broken}
         if st is None:
             return base
@@ -127,6 +136,21 @@ class LiveTable:
         if st.is_over:
             base["result"] = st.result()
         return base
+
+    def step(self, k: int) -> dict:
+        """A finished game after its first `k` decisions, as everyone may now see it (the replay's message)."""
+        k = max(0, min(k, len(self.taken)))
+        if self.replayed is not None and self.replayed[0] <= k:
+            done, st = self.replayed[0], self.replayed[1].clone()
+        else:
+            done, st = 0, self.game.new_state(self.row.players, self.row.seed, self.state.timed)
+        for seat, label in self.taken[done:k]:
+            st.apply(label, player=seat)
+        self.replayed = (k, st)
+        nxt = self.taken[k] if k < len(self.taken) else None
+        return {"type": "step", "step": k, "of": len(self.taken), "view": st.view(None), "seats": self.seat_names(),
+                "seat": None,
+                "next": None if nxt is None else {"player": nxt[0], "label": nxt[1]}}
 
     def document(self, path: str) -> dict:
         """The finished game as `wishdsl run --json` prints it (`wishdsl replay` reads it)."""

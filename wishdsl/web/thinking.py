@@ -11,6 +11,9 @@ exactly where they were.
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from dsl.errors import WishError
@@ -36,4 +39,15 @@ def think(job: dict) -> dict:
 
 def pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes for the AI seats (spawned: they share nothing with the server's threads)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_watch_parent, initargs=(os.getpid(),))
+
+
+def _watch_parent(parent: int) -> None:
+    """A worker ends when the server is gone, even killed (`kill -9` leaves no one to tell it)."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="wishdsl-watch-server").start()

@@ -160,6 +160,7 @@
       const dl = $("download");
       dl.href = "/api/tables/" + table + "/" + token + "/game.json";
       dl.hidden = false;
+      $("replay-open").hidden = false;
       return;
     }
     if (!d) { prompt.textContent = msg.broken ? "" : "…"; return; }
@@ -195,6 +196,32 @@
     document.body.dataset.over = msg.view.over ? "yes" : "no";
   }
 
+  // Replaying a finished game: the table after each decision, as everyone may now see it.
+  let replaying = false;
+  async function showStep(k) {
+    const r = await fetch("/api/tables/" + table + "/" + token + "/step/" + Math.max(0, k));
+    if (!r.ok) return;
+    const msg = await r.json();
+    replaying = true;
+    const slider = $("replay-slider");
+    slider.max = msg.of; slider.value = msg.step;
+    $("replay-step").textContent = "after " + msg.step + " of " + msg.of + " decisions" +
+      (msg.next ? " — next: player " + (msg.next.player + 1) + ": " + msg.next.label : " — the end");
+    document.body.dataset.step = msg.step;
+    $("options").replaceChildren();
+    $("prompt").textContent = "Replay";
+    drawTable(msg);
+    msg.log_from = 0;
+    drawLog(msg);
+  }
+  function step(delta) { showStep(Number($("replay-slider").value) + delta); }
+  $("replay-open").addEventListener("click", () => { $("replay").hidden = false; showStep(0); });
+  $("replay-first").addEventListener("click", () => showStep(0));
+  $("replay-prev").addEventListener("click", () => step(-1));
+  $("replay-next").addEventListener("click", () => step(1));
+  $("replay-last").addEventListener("click", () => showStep(Number($("replay-slider").max)));
+  $("replay-slider").addEventListener("input", () => showStep(Number($("replay-slider").value)));
+
   function act(decision, option) {
     for (const b of $("options").querySelectorAll("button")) b.disabled = true;
     socket.send(JSON.stringify({type: "act", decision: decision, option: option}));
@@ -206,7 +233,7 @@
     socket.onmessage = ev => {
       const msg = JSON.parse(ev.data);
       if (msg.type === "glossary") glossary = msg;
-      else if (msg.type === "table") draw(msg);
+      else if (msg.type === "table" && !replaying) draw(msg);
       else if (msg.type === "refused") {
         $("notice").textContent = msg.reason;
         if (last) drawDecision(last);
