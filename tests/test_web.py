@@ -399,3 +399,56 @@ def test_pages_escape_what_game_files_say(tmp_path):
         page = client.get("/").text
         assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
         assert client.get("/no/such/page").status_code == 404
+
+
+# ---------------------------------------------------------------- uploads
+@pytest.fixture
+def offered(tmp_path):
+    """A served folder with Wunschmaschine in it, as `wishdsl serve FOLDER` offers it."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "wunschmaschine.wish").write_text(open(WM, encoding="utf-8").read(), encoding="utf-8")
+    return folder
+
+
+def uploading(offered, tmp_path):
+    return TestClient(create_app(Catalog([str(offered)]), str(tmp_path / "t.db"), workers=1, race_delay=0,
+                                 uploads=str(offered / "uploads")))
+
+
+def test_uploads_are_refused_unless_the_server_allows_them(offered, tmp_path):
+    with TestClient(create_app(Catalog([str(offered)]), str(tmp_path / "t.db"), workers=1)) as client:
+        assert "Upload a house rule" not in client.get("/").text
+        r = client.post("/upload", data={"name": "x", "text": "game \"X\" { players 2..4 }"})
+        assert r.status_code == 403 and "--allow-uploads" in r.text
+
+
+def test_an_uploaded_house_rule_is_checked_and_offered(offered, tmp_path):
+    text = open("games/house/wunschmaschine_3_coins.wish", encoding="utf-8").read()
+    with uploading(offered, tmp_path) as client:
+        assert "Upload a house rule" in client.get("/").text
+        r = client.post("/upload", data={"name": "../../Three coins!", "text": text})
+        assert r.status_code == 200, r.text
+        kept = list((offered / "uploads").iterdir())
+        assert len(kept) == 1 and kept[0].name.startswith("three_coins-") and kept[0].read_text() == text
+        key = kept[0].as_posix()
+        assert "checks and is on offer" in r.text and key in r.text
+        links = open_table(client, game=key, players=3, seats="random", seed=1)
+        assert wait_over(client, links)["broken"] is None
+        again = client.post("/upload", data={"name": "Three coins", "text": text})
+        assert again.status_code == 200 and len(list((offered / "uploads").iterdir())) == 1
+
+
+@pytest.mark.parametrize("text,why", [
+    ('extends "../wunschmaschine.wish"\nparam coins_to_win: int = "three"\n', ".wish:2:"),
+    ('extends "../../../../../../etc/hosts.wish"\n', "lies outside"),
+    ('extends "../wunschmaschine.wish"\nparam coins_to_wim: int = 3\n', "did you mean"),
+    ("", "empty"),
+    ("x" * 70_000, "at most"),
+])
+def test_an_upload_that_does_not_check_is_a_message_and_is_not_kept(offered, tmp_path, text, why):
+    with uploading(offered, tmp_path) as client:
+        r = client.post("/upload", data={"name": "broken", "text": text})
+        assert r.status_code == 400 and why in r.text and "Traceback" not in r.text, r.text
+        assert not list((offered / "uploads").glob("*.wish")) if (offered / "uploads").exists() else True
+        assert list(client.app.state.server.catalog.games) == [(offered / "wunschmaschine.wish").as_posix()]

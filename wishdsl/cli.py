@@ -10,6 +10,7 @@
     wishdsl rules GAME [--variant V] [-o FILE]
     wishdsl simulate GAME -n N [--players P] [--agents …] [--jobs J] [--seed S] [--compare V|FILE] [--ablate A]
     wishdsl serve [GAME…] [--host H] [--port P] [--db FILE] [--ai-workers N] [--race-delay X] [--open-rate N]
+                  [--allow-uploads [--uploads DIR]]
 
 GAME may be a house-rule file that `extends` a game. `wishdsl --allow DIR …` lets `extends` reach files under
 DIR (by default only files inside the game's own project folder).
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Optional
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, printable
@@ -135,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "answers too (default 1: 0.6 to 1.8 seconds; 0: none)")
     serve.add_argument("--open-rate", type=int, default=30, metavar="N",
                        help="tables one client may open in a minute (default 30)")
+    serve.add_argument("--allow-uploads", action="store_true",
+                       help="let people upload house rules; they are checked, then kept and offered")
+    serve.add_argument("--uploads", metavar="DIR",
+                       help="where uploaded house rules go (default: uploads in the first folder offered)")
     serve.set_defaults(func=cmd_serve)
     return ap
 
@@ -395,7 +401,12 @@ def cmd_serve(args) -> int:
     for entry in catalog.games.values():
         if entry.error is not None:
             print(f"not offered: {entry.key}: {entry.error}", file=sys.stderr)
-    app = create_app(catalog, args.db, args.ai_workers, args.race_delay, args.open_rate)
+    uploads = None
+    if args.allow_uploads:
+        uploads = args.uploads or str(Path(catalog.folders[0]) / "uploads")
+    elif args.uploads:
+        raise WishError("--uploads names where uploads go; add --allow-uploads to take them")
+    app = create_app(catalog, args.db, args.ai_workers, args.race_delay, args.open_rate, uploads)
     print(f"wishdsl serves {len(catalog.playable())} games at http://{args.host}:{args.port}/ "
           f"(tables kept in {args.db})", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=64_000)

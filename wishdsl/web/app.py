@@ -4,6 +4,7 @@ Routes:
     GET  /                              the lobby: the games on offer and a form to open a table
     POST /tables                        open a table (form) → a page with every seat's link
     POST /api/tables                    the same as JSON: {"game", "variant", "players", "seats", "seed"}
+    POST /upload                        a house rule (form: name, text), with --allow-uploads only
     GET  /play/{table}/{token}          a seat's page (or the spectator's, with the table's watch token)
     WS   /ws/{table}/{token}            the seat's messages (table.py) and its answers: {"type": "act",
                                         "decision": N, "option": I}
@@ -42,6 +43,7 @@ from .table import HUMAN, LiveTable
 from .thinking import pool, think
 
 MAX_BODY = 16_000  # bytes of a request that opens a table
+MAX_UPLOAD_BODY = 400_000  # bytes of an upload's request (its text at most uploads.MAX_UPLOAD characters)
 MAX_MESSAGE = 4_000  # characters of one message from a page
 MAX_TABLES = 2_000  # tables in one database
 RATE = (20, 5.0)  # a connection may send 20 messages in 5 seconds; more are refused
@@ -79,8 +81,9 @@ class Server:
     """The tables of one database, the pages connected to them and the AI seats' workers."""
 
     def __init__(self, catalog: Catalog, db: str, workers: int = 2, race_delay: float = 1.0,
-                 open_rate: int = 30):
+                 open_rate: int = 30, uploads: Optional[str] = None):
         self.catalog = catalog
+        self.uploads = uploads  # the folder uploaded house rules go to, or None: no uploads
         self.store = Store(db)
         self.workers = workers
         self.race_delay = race_delay
@@ -292,12 +295,35 @@ def _broken_table(row: TableRow) -> LiveTable:
 
 
 def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 1.0,
-               open_rate: int = 30) -> Starlette:
-    """The ASGI app serving the catalog's games, with its tables in the SQLite file `db`."""
-    server = Server(catalog, db, workers, race_delay, open_rate)
+               open_rate: int = 30, uploads: Optional[str] = None) -> Starlette:
+    """The ASGI app serving the catalog's games, with its tables in the SQLite file `db`; with `uploads` (a
+    folder), people may upload house rules (uploads.py)."""
+    server = Server(catalog, db, workers, race_delay, open_rate, uploads)
 
     async def lobby(request: Request) -> Response:
-        return HTMLResponse(pages.lobby(catalog))
+        return HTMLResponse(pages.lobby(catalog, uploads is not None))
+
+    async def upload(request: Request) -> Response:
+        from urllib.parse import parse_qs
+
+        from .uploads import save_upload
+
+        if uploads is None:
+            return HTMLResponse(pages.message("This server takes no uploads (start it with --allow-uploads)."),
+                                status_code=403)
+        client = request.client.host if request.client else None
+        if not server.opened.allow(("upload", client)):
+            return HTMLResponse(pages.message("Too many uploads from here: wait a minute."), status_code=429)
+        body = await _body(request, MAX_UPLOAD_BODY)
+        if body is None:
+            return HTMLResponse(pages.message("That upload is too large."), status_code=413)
+        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
+        try:
+            entry = await asyncio.to_thread(save_upload, catalog, Path(uploads), form.get("name", ""),
+                                            form.get("text", ""))
+        except WishError as err:
+            return HTMLResponse(pages.message("The house rule does not check:", str(err)), status_code=400)
+        return HTMLResponse(pages.lobby(catalog, True, notice=f"{entry.key} checks and is on offer: {entry.name}"))
 
     async def open_form(request: Request) -> Response:
         body = await _body(request)
@@ -404,14 +430,14 @@ def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 
         finally:
             server.connections.get(table.id, set()).discard(conn)
 
-    async def _body(request: Request) -> Optional[bytes]:
+    async def _body(request: Request, limit: int = MAX_BODY) -> Optional[bytes]:
         size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        if size is not None and (not size.isdigit() or int(size) > limit):
             return None
         body = b""
         async for chunk in request.stream():
             body += chunk
-            if len(body) > MAX_BODY:
+            if len(body) > limit:
                 return None
         return body
 
@@ -425,6 +451,7 @@ def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 
         Route("/", lobby),
         Route("/tables", open_form, methods=["POST"]),
         Route("/api/tables", open_api, methods=["POST"]),
+        Route("/upload", upload, methods=["POST"]),
         Route("/play/{table}/{token}", play),
         Route("/api/tables/{table}/{token}", status),
         Route("/api/tables/{table}/{token}/game.json", download),

@@ -13,11 +13,12 @@ ENV = SandboxedEnvironment(loader=FileSystemLoader(str(Path(__file__).parent / "
                            autoescape=select_autoescape(default=True, default_for_string=True))
 
 
-def lobby(catalog) -> str:
+def lobby(catalog, uploads: bool = False, notice: str = "") -> str:
     games = [{"key": e.key, "name": e.name, "variants": e.variants, "players": e.players}
              for e in catalog.playable()]
     broken = [{"key": e.key, "error": e.error} for e in catalog.games.values() if e.error is not None]
-    return ENV.get_template("lobby.html").render(games=games, broken=broken, games_json=json.dumps(games))
+    return ENV.get_template("lobby.html").render(games=games, broken=broken, games_json=json.dumps(games),
+                                                 uploads=uploads, notice=notice)
 
 
 def opened(links: dict) -> str:
@@ -43,5 +44,5 @@ def glossary(path: str, variant) -> dict:
             "things": {name: ref.component(name) for name in ref.members}}
 
 
-def message(text: str) -> str:
-    return ENV.get_template("message.html").render(text=text)
+def message(text: str, details: str = "") -> str:
+    return ENV.get_template("message.html").render(text=text, details=details)

@@ -28,6 +28,15 @@
     if (n < lo) players.value = lo;
     if (n > hi) players.value = hi;
   }
+  const file = document.getElementById("upload-file");
+  if (file) {
+    file.addEventListener("change", () => {
+      const f = file.files[0];
+      if (!f) return;
+      document.getElementById("upload-name").value = f.name.replace(/\.wish$/, "");
+      f.text().then(t => { document.getElementById("upload-text").value = t; });
+    });
+  }
   game.addEventListener("change", fillVariants);
   variant.addEventListener("change", fitPlayers);
   fillVariants();
