@@ -15,7 +15,8 @@ from __future__ import annotations
 from dsl import ast as A
 from dsl.refs import RefKind
 
-STATE_BUILTINS = {"next", "after", "owner", "random", "first_to_answer"}  # builtins that read the state (the table, the dice)
+# builtins that read the state (the table, the dice, the order answers arrived in)
+STATE_BUILTINS = {"next", "after", "owner", "random", "first_to_answer"}
 ARITH = {"+": "+", "-": "-", "*": "*", "==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 

@@ -373,7 +373,8 @@ NAMESPACE = {
     "_after": after, "_remove": remove, "_one_bag": one_bag, "_members": members_of, "_count": count,
     "_set_of": set_of, "_bottom": bottom, "_bag_add": bag_add, "_bag_sub": bag_sub, "_nonzero": nonzero,
     "_div": div, "_mod": mod, "_min": min_of, "_max": max_of, "_first": first_of, "_last": last_of,
-    "_random": random_of, "_first_to_answer": first_to_answer, "_with_you": with_you, "_failed": failed, "_loop_limit": loop_limit,
-    "_repeat_limit": repeat_limit, "_required": required, "_too_many": too_many, "_call": call_function, "_ERRORS": ERRORS,
+    "_random": random_of, "_first_to_answer": first_to_answer, "_with_you": with_you, "_failed": failed,
+    "_loop_limit": loop_limit, "_repeat_limit": repeat_limit, "_required": required, "_too_many": too_many,
+    "_call": call_function, "_ERRORS": ERRORS,
     "_oversize": oversize, "_MAXINT": MAX_INT, "_MAXSIZE": MAX_SIZE,
 }

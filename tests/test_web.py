@@ -100,7 +100,8 @@ class Seat:
 
 
 # ---------------------------------------------------------------- whole games
-@pytest.mark.parametrize("path,players,specs", [(WM, 3, ["random"]), (TW, 4, ["random", "greedy", "random", "random"])])
+@pytest.mark.parametrize("path,players,specs", [(WM, 3, ["random"]), (TW, 4, ["random", "greedy", "random", "random"]),
+                                                (TW, 3, ["mcts:iterations=12", "greedy", "random"])])
 def test_an_ai_table_plays_the_game_wishdsl_run_plays(catalog, tmp_path, path, players, specs):
     with server(catalog, tmp_path / "t.db") as client:
         links = open_table(client, game=path, players=players, seats=",".join(specs), seed=11)
@@ -452,3 +453,20 @@ def test_an_upload_that_does_not_check_is_a_message_and_is_not_kept(offered, tmp
         assert r.status_code == 400 and why in r.text and "Traceback" not in r.text, r.text
         assert not list((offered / "uploads").glob("*.wish")) if (offered / "uploads").exists() else True
         assert list(client.app.state.server.catalog.games) == [(offered / "wunschmaschine.wish").as_posix()]
+
+
+def test_a_table_whose_game_changed_on_disk_stops_with_a_message(offered, tmp_path):
+    game = offered / "wunschmaschine.wish"
+    with uploading(offered, tmp_path) as client:
+        links = open_table(client, game=game.as_posix(), players=3, seats="human", seed=3)
+    game.write_text(game.read_text(encoding="utf-8").replace("param coins_to_win: int = 5",
+                                                             "param coins_to_win: int = 4"), encoding="utf-8")
+    with uploading(offered, tmp_path) as client:
+        status = client.get(links["watch"].replace("/play/", "/api/tables/")).json()
+        assert "changed since this table started" in status["broken"]
+        page = Seat(client, links["seats"][0]["url"])
+        assert "changed since" in page.last["broken"] and "view" not in page.last
+        page.act(0, decision=0)
+        assert "changed since" in page.receive()["reason"]
+        page.close()
+        assert client.get("/").status_code == 200  # the rest of the server goes on

@@ -30,9 +30,10 @@ class LiveTable:
     """A table in memory: its stored row, the Game, the State, and each AI seat's agent state."""
 
     def __init__(self, row: TableRow, game):
+        """`game`: the loaded Game, or None when it no longer loads (then `row.broken` says why)."""
         self.row = row
         self.game = game
-        self.broken: Optional[str] = row.broken
+        self.broken: Optional[str] = row.broken if game is not None else (row.broken or "the game does not load")
         self.agent_states = list(row.agent_states)
         self.taken = list(row.decisions)
         self.driving = False  # an AI seat is being asked (app.py)
@@ -123,7 +124,8 @@ class LiveTable:
     def message(self, seat, log_from: int) -> dict:
         """The message for a seat (or the spectator) whose page has the log up to `log_from`."""
         st = self.state
-        base = {"type": "table", "table": self.id, "game": self.game.title, "players": self.row.players,
+        base = {"type": "table", "table": self.id, "game": self.game.title if self.game else self.row.game_path,
+                "players": self.row.players,
                 "seats": self.seat_names(),
                 "seat": None if seat == SPECTATOR else seat, "broken": self.broken}
         if st is None:

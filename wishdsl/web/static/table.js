@@ -155,8 +155,9 @@
     const d = msg.view ? msg.view.decision : null;
     if (msg.view && msg.view.over) {
       const r = msg.view.winners || [];
-      prompt.textContent = "Game over. Scores: " + msg.view.scores.map((s, i) => "player " + (i + 1) + " " + s).join(", ")
-        + ". " + (r.length ? "Winner: " + r.map(p => "player " + (p + 1)).join(" and ") + "." : "Nobody wins.");
+      const scores = msg.view.scores.map((s, i) => "player " + (i + 1) + " " + s).join(", ");
+      prompt.textContent = "Game over. Scores: " + scores + ". "
+        + (r.length ? "Winner: " + r.map(p => "player " + (p + 1)).join(" and ") + "." : "Nobody wins.");
       const dl = $("download");
       dl.href = "/api/tables/" + table + "/" + token + "/game.json";
       dl.hidden = false;
@@ -175,7 +176,8 @@
         options.appendChild(b);
       });
     } else {
-      prompt.textContent = (d.answered ? "You answered “" + d.answered + "”. " : "") + "Waiting for " + waiting + ".";
+      const mine = d.answered ? "You answered “" + d.answered + "”. " : "";
+      prompt.textContent = mine + "Waiting for " + waiting + ".";
     }
   }
 
