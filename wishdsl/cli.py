@@ -9,6 +9,7 @@
     wishdsl diff BASE VARIANT [--format md|html] [-o FILE]
     wishdsl rules GAME [--variant V] [-o FILE]
     wishdsl simulate GAME -n N [--players P] [--agents …] [--jobs J] [--seed S] [--compare V|FILE] [--ablate A]
+    wishdsl new NAME --extends GAME [--dir DIR]
     wishdsl serve [GAME…] [--host H] [--port P] [--db FILE] [--ai-workers N] [--race-delay X] [--open-rate N]
                   [--allow-uploads [--uploads DIR]]
 
@@ -121,6 +122,13 @@ def build_parser() -> argparse.ArgumentParser:
     diff.set_defaults(func=cmd_diff)
 
     add_simulate_parser(sub)
+
+    new = sub.add_parser("new", help="write a starter house rule of a game, with its scenario file beside it")
+    new.add_argument("name", metavar="NAME", help="the house rule's name: lower-case letters, digits and '_'")
+    new.add_argument("--extends", required=True, metavar="GAME", help="the game it changes (a .wish file)")
+    new.add_argument("--dir", metavar="DIR", help="where to write NAME.wish and NAME.yaml (default: house/ "
+                                                   "beside the game)")
+    new.set_defaults(func=cmd_new)
 
     serve = sub.add_parser("serve", help="web tables in the browser for people and AI players (the web extra)")
     serve.add_argument("games", nargs="*", metavar="GAME",
@@ -383,6 +391,20 @@ def print_result(state) -> None:
         print("Winner: " + " and ".join(state.player_name(p) for p in sorted(winners)))
     else:
         print("Nobody wins.")
+
+
+# ---------------------------------------------------------------- new
+def cmd_new(args) -> int:
+    from .starter import new_house_rule
+
+    rule, scenario, marker = new_house_rule(args.name, args.extends, args.dir, tuple(args.allow))
+    if marker is not None:
+        print(f"wrote {marker}: the game's folder is now a project, so house rules below it may extend it")
+    print(f"wrote {rule} and {scenario}; it checks, and its scenario passes. Next:")
+    print(f"  edit {rule}: write again the definitions it changes")
+    print(f"  wishdsl diff {args.extends} {rule}     # what it changes, in the cheat-sheet's words")
+    print(f"  wishdsl test {scenario}    # its scenarios")
+    return 0
 
 
 # ---------------------------------------------------------------- serve
