@@ -222,6 +222,40 @@ def test_refusals_leave_the_game_as_it_was(catalog, tmp_path):
             s.close()
 
 
+def test_a_decision_is_in_the_database_before_anyone_hears_of_it(catalog, tmp_path):
+    import sqlite3
+
+    db = tmp_path / "t.db"
+    with server(catalog, db) as client:
+        links = open_table(client, game=TW, players=3, seats="human", seed=2)
+        first = Seat(client, links["seats"][0]["url"])
+        label = first.last["view"]["decision"]["options"][0]
+        first.act(0)
+        heard = first.receive()  # the acknowledgement: the table after the decision
+        assert heard["taken"] == 1
+        with sqlite3.connect(db) as other:  # another reader of the file sees it committed
+            rows = other.execute("SELECT n, seat, label FROM decisions WHERE table_id = ?", (links["id"],)).fetchall()
+        assert rows == [(0, 0, label)]
+        first.close()
+
+
+def test_a_page_that_sends_too_fast_is_refused_and_the_game_goes_on(catalog, tmp_path):
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=TW, players=3, seats="human", seed=2)
+        second = Seat(client, links["seats"][1]["url"])
+        reasons = []
+        for _ in range(25):
+            second.act(0)
+            reasons.append(second.receive()["reason"])
+        assert reasons[:20] == ["it is not your decision"] * 20
+        assert all("too many messages" in r for r in reasons[20:])
+        second.close()
+        first = Seat(client, links["seats"][0]["url"])
+        first.act(0)
+        assert first.receive()["taken"] == 1
+        first.close()
+
+
 def test_links_of_one_table_open_nothing_else(catalog, tmp_path):
     with server(catalog, tmp_path / "t.db") as client:
         a = open_table(client, game=TW, players=3, seats="human", seed=2)
