@@ -504,3 +504,21 @@ def test_a_table_whose_game_changed_on_disk_stops_with_a_message(offered, tmp_pa
         assert "changed since" in page.receive()["reason"]
         page.close()
         assert client.get("/").status_code == 200  # the rest of the server goes on
+
+
+@pytest.mark.parametrize("argv,why", [
+    (["serve", "--ai-workers", "0"], "at least 1"),
+    (["serve", "--port", "70000"], "--port from 1 to 65535"),
+    (["serve", "--uploads", "x"], "add --allow-uploads"),
+    (["serve", "no/such/folder"], "no such file or folder"),
+    (["serve", "tests/bad/arity.wish"], "none of the games checks"),
+    (["serve", "tests/golden"], "no .wish files to serve"),
+])
+def test_serve_refuses_bad_options_with_a_message(argv, why, capsys, monkeypatch):
+    import uvicorn
+
+    from wishdsl.cli import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server started"))
+    assert main(argv) == 1
+    assert why in capsys.readouterr().err

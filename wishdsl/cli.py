@@ -419,6 +419,8 @@ def cmd_serve(args) -> int:
     if args.ai_workers < 1 or args.race_delay < 0 or args.open_rate < 1 or not 0 < args.port < 65536:
         raise WishError("--ai-workers and --open-rate are at least 1, --race-delay at least 0, --port from 1 to "
                         "65535")
+    if args.uploads and not args.allow_uploads:
+        raise WishError("--uploads names where uploads go; add --allow-uploads to take them")
     catalog = Catalog(args.games or ["games"], tuple(args.allow))
     for entry in catalog.games.values():
         if entry.error is not None:
@@ -426,8 +428,6 @@ def cmd_serve(args) -> int:
     uploads = None
     if args.allow_uploads:
         uploads = args.uploads or str(Path(catalog.folders[0]) / "uploads")
-    elif args.uploads:
-        raise WishError("--uploads names where uploads go; add --allow-uploads to take them")
     app = create_app(catalog, args.db, args.ai_workers, args.race_delay, args.open_rate, uploads)
     print(f"wishdsl serves {len(catalog.playable())} games at http://{args.host}:{args.port}/ "
           f"(tables kept in {args.db})", file=sys.stderr)

@@ -18,7 +18,6 @@ server acknowledges it; on start the server resumes every table of its database.
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 from pathlib import Path
@@ -66,9 +65,8 @@ def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 
         if body is None:
             return HTMLResponse(pages.message("That upload is too large."), status_code=413)
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True).items()}
-        try:
-            entry = await asyncio.to_thread(save_upload, catalog, Path(uploads), form.get("name", ""),
-                                            form.get("text", ""))
+        try:  # on the event loop, as everything that changes the catalog (a moment: uploads are rare and bounded)
+            entry = save_upload(catalog, Path(uploads), form.get("name", ""), form.get("text", ""))
         except WishError as err:
             return HTMLResponse(pages.message("The house rule does not check:", str(err)), status_code=400)
         return HTMLResponse(pages.lobby(catalog, True, notice=f"{entry.key} checks and is on offer: {entry.name}"))
@@ -126,22 +124,27 @@ def create_app(catalog: Catalog, db: str, workers: int = 2, race_delay: float = 
                              "decisions": len(table.taken), "waiting_for": [] if st is None else st.to_move,
                              "result": st.result() if table.over else None})
 
-    async def download(request: Request) -> Response:
-        table, seat = server.find(request)
+    def finished(request: Request, why: str) -> tuple:
+        """(the finished table a request names, None), or (None, the error to answer with)."""
+        table, _ = server.find(request)
         if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
+            return None, JSONResponse({"error": "no such table"}, status_code=404)
         if not table.over:
-            return JSONResponse({"error": "the game is not over: its record holds every card"}, status_code=409)
+            return None, JSONResponse({"error": why}, status_code=409)
+        return table, None
+
+    async def download(request: Request) -> Response:
+        table, refused = finished(request, "the game is not over: its record holds every card")
+        if refused is not None:
+            return refused
         doc = table.document(table.row.game_path)
         return Response(json.dumps(doc, ensure_ascii=False, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="wishdsl-{table.id}.json"'})
 
     async def step(request: Request) -> Response:
-        table, seat = server.find(request)
-        if table is None:
-            return JSONResponse({"error": "no such table"}, status_code=404)
-        if not table.over:
-            return JSONResponse({"error": "a game is replayed once it is over"}, status_code=409)
+        table, refused = finished(request, "a game is replayed once it is over")
+        if refused is not None:
+            return refused
         return JSONResponse(table.step(int(request.path_params["k"])))
 
     async def rules(request: Request) -> Response:

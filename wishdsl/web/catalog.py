@@ -33,11 +33,16 @@ class Catalog:
         self.games: dict = {}
         for path in paths:
             p = Path(path)
+            if not p.exists():
+                raise WishError(f"{path}: no such file or folder (name game files, or folders that hold them)")
             files = sorted(p.rglob("*.wish"), key=lambda f: (len(f.parts), f.as_posix())) if p.is_dir() else [p]
             for f in files:
                 self.add(f)
         if not self.games:
             raise WishError("no .wish files to serve: name game files or folders that hold them")
+        if not self.playable():
+            problems = "; ".join(f"{e.key}: {e.error}" for e in self.games.values())
+            raise WishError(f"none of the games checks: {problems}")
 
     def add(self, f: Path) -> Offered:
         """Offer the game file `f` (checked now; one that does not check is listed with its first error)."""

@@ -36,7 +36,7 @@ class LiveTable:
         self.broken: Optional[str] = row.broken if game is not None else (row.broken or "the game does not load")
         self.agent_states = list(row.agent_states)
         self.taken = list(row.decisions)
-        self.driving = False  # an AI seat is being asked (app.py)
+        self.driving = False  # its AI seats are being asked (server.py)
         self.replayed = None  # (k, the state after k decisions): the last step a replay asked for
         self.state = None
         if self.broken is None:
