@@ -522,3 +522,32 @@ def test_serve_refuses_bad_options_with_a_message(argv, why, capsys, monkeypatch
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server started"))
     assert main(argv) == 1
     assert why in capsys.readouterr().err
+
+
+def test_an_ai_worker_that_dies_is_replaced_and_the_game_goes_on(catalog, tmp_path):
+    import os
+    import signal
+    import time
+
+    with server(catalog, tmp_path / "t.db") as client:
+        srv = client.app.state.server
+        links = open_table(client, game=WM, players=3, seats="random,human,random", seed=11)
+        wait_ai(client, links)  # the AI Machine has wished: a worker is running
+        before = srv.pool
+        assert srv.pool._processes
+        for pid in list(srv.pool._processes):  # the worker dies (as if killed, or out of memory)
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+        seat = Seat(client, links["seats"][1]["url"])
+        while not client.get(links["watch"].replace("/play/", "/api/tables/")).json()["over"]:
+            status = wait_ai(client, links)
+            if status["over"]:
+                break
+            assert status["broken"] is None
+            seat.catch_up(status["decisions"])
+            seat.act(0)
+            seat.receive()
+        seat.close()
+        assert srv.pool is not before  # a new pool took the dead one's place
+        doc = client.get(links["watch"].replace("/play/", "/api/tables/") + "/game.json").json()
+    assert [a for a in doc["actions"] if a[0] != 1]  # the AI seats answered after their worker died

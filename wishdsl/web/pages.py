@@ -4,6 +4,7 @@ static/table.js from the messages of its WebSocket (with textContent only)."""
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 from jinja2 import FileSystemLoader, select_autoescape
 from jinja2.sandbox import SandboxedEnvironment
@@ -31,7 +32,7 @@ def table_page(table, seat) -> str:
     row = table.row
     return ENV.get_template("table.html").render(
         title=table.game.title if table.game else row.game_path, seat=None if seat == SPECTATOR else seat + 1,
-        rules=f"/rules/{row.game_path}" + (f"?variant={row.variant}" if row.variant else ""))
+        rules=f"/rules/{quote(row.game_path)}" + (f"?variant={quote(row.variant)}" if row.variant else ""))
 
 
 def glossary(path: str, variant) -> dict:

@@ -11,6 +11,7 @@ import json
 import random
 import secrets
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import Optional
 
 from starlette.websockets import WebSocket
@@ -202,13 +203,24 @@ class Server:
         job = {"path": table.row.game_path, "variant": table.row.variant, "allow": list(self.catalog.allow),
                "fingerprint": table.row.fingerprint, "state": st.to_json(), "seat": seat,
                "spec": table.row.specs[seat], "seed": table.row.seed, "agent_state": table.agent_states[seat]}
-        answer = await asyncio.get_running_loop().run_in_executor(self.pool, think, job)
+        answer = await self.think(job)
         if "error" in answer:
             table.broken = f"the AI of seat {seat + 1} failed: {answer['error']}"
             self.store.mark_broken(table.id, table.broken)
         elif table.state.decisions == decision and table.label_offered(seat, answer["label"]):
             self.commit(table, seat, answer["label"], answer["agent_state"])
         await self.broadcast(table)
+
+    async def think(self, job: dict) -> dict:
+        """A worker's answer to a job; a pool whose worker died (killed, out of memory) is replaced once."""
+        for _ in range(2):
+            pool_now = self.pool
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool_now, think, job)
+            except BrokenProcessPool:
+                if self.pool is pool_now:
+                    self.pool = pool(self.workers)
+        return {"error": "its worker process keeps dying"}
 
     def delay(self, table: LiveTable, seat: int) -> float:
         """A seeded, human-like pause before an AI seat answers a decision that a person answers too."""
