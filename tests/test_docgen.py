@@ -1,7 +1,5 @@
 """Rule cheat-sheets (issue 5): English for every construct, Markdown and HTML sheets, docs/ kept current."""
-import os
 import re
-import shutil
 import struct
 import subprocess
 import zlib
@@ -16,6 +14,7 @@ from dsl.front import front_end
 from dsl.linked import variant_names
 from dsl.parser import parse, parse_file
 from wishdsl.cli import main
+from web_browser import chromium  # the one way the tests find Chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").glob("*.wish"))
@@ -287,14 +286,6 @@ def test_cli_docs(tmp_path, capsys):
 # ---------------------------------------------------------------- the HTML in a real browser
 
 
-def browser():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if os.access("/usr/bin/chromium", os.X_OK) else None
-
-
 def png_pixels(data: bytes):
     """(width, height, rows of pixel tuples) of an 8-bit RGB or RGBA PNG, decoded with the standard library."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
@@ -334,13 +325,13 @@ def png_pixels(data: bytes):
     return width, height, bpp, rows
 
 
-@pytest.mark.skipif(browser() is None, reason="no Chromium on this machine (install the Debian package 'chromium')")
+@pytest.mark.skipif(chromium() is None, reason="no Chromium on this machine (install the Debian package 'chromium')")
 @pytest.mark.parametrize("size", ["1200,2000", "390,1400"])
 def test_html_sheet_renders_in_headless_chromium(tmp_path, size):
     page = tmp_path / "wish.html"
     page.write_text(render_sheet("games/wish.wish", None, "html"), encoding="utf-8")
     shot = tmp_path / "wish.png"
-    cmd = [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    cmd = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
            "--disable-component-update", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
            f"--screenshot={shot}", f"--window-size={size}", page.as_uri()]
     subprocess.run(cmd, capture_output=True, timeout=120, check=False)

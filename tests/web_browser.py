@@ -39,12 +39,13 @@ def serving(db: Path, games=GAMES, extra=()):
     port = free_port()
     cmd = [sys.executable, "-m", "wishdsl.cli", "serve", *games, "--port", str(port), "--db", str(db),
            "--ai-workers", "1", *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    log = open(db.with_suffix(".log"), "wb")  # a file, not a pipe nobody reads while the server runs
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
             if proc.poll() is not None:
-                raise RuntimeError("the server stopped: " + proc.stdout.read().decode())
+                raise RuntimeError("the server stopped: " + db.with_suffix(".log").read_text(errors="replace"))
             try:
                 urllib.request.urlopen(base + "/", timeout=1).read()
                 break
@@ -58,7 +59,7 @@ def serving(db: Path, games=GAMES, extra=()):
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        proc.stdout.close()
+        log.close()
 
 
 def open_table(base: str, **request) -> dict:

@@ -185,7 +185,7 @@ class Server:
                 seats = table.ai_to_move()
                 if not seats:
                     return
-                if any(not table.is_ai(p) for p in table.state.to_move):
+                if table.person_waits():
                     await asyncio.gather(*(self.ask_ai(table, seat, self.delay(table, seat)) for seat in seats))
                 else:
                     await self.ask_ai(table, seats[0], 0.0)
@@ -224,11 +224,10 @@ class Server:
 
     def delay(self, table: LiveTable, seat: int) -> float:
         """A seeded, human-like pause before an AI seat answers a decision that a person answers too."""
-        st = table.state
-        if not self.race_delay or not any(not table.is_ai(p) for p in st.to_move):
+        if not self.race_delay or not table.person_waits():
             return 0.0
         lo, hi = RACE_DELAY
-        return self.race_delay * random.Random(f"{table.row.seed}:{st.decisions}:{seat}").uniform(lo, hi)
+        return self.race_delay * random.Random(f"{table.row.seed}:{table.state.decisions}:{seat}").uniform(lo, hi)
 
     # ---------------------------------------------------------------- pages
     async def glossary(self, table: LiveTable) -> dict:

@@ -12,6 +12,7 @@ crash of the whole machine the last decisions before it may be lost, never half 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -51,7 +52,6 @@ class TableRow:
     tokens: list  # one per seat
     agent_states: list  # one per seat: None or the agent's state as stored
     decisions: list  # [(seat, label)], in order
-    finished: Optional[float] = None
     broken: Optional[str] = None
 
 
@@ -99,8 +99,8 @@ class Store:
         return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY created, id")]
 
     def load(self, table_id: str) -> Optional[TableRow]:
-        t = self.db.execute("SELECT id, game_path, variant, fingerprint, players, seed, watch_token, finished,"
-                            " broken FROM tables WHERE id = ?", (table_id,)).fetchone()
+        t = self.db.execute("SELECT id, game_path, variant, fingerprint, players, seed, watch_token, broken"
+                            " FROM tables WHERE id = ?", (table_id,)).fetchone()
         if t is None:
             return None
         seats = self.db.execute("SELECT spec, token, agent_state FROM seats WHERE table_id = ? ORDER BY seat",
@@ -109,21 +109,15 @@ class Store:
                                     (table_id,)).fetchall()
         return TableRow(t[0], t[1], t[2], t[3], t[4], t[5], t[6], [s[0] for s in seats], [s[1] for s in seats],
                         [None if s[2] is None else json.loads(s[2]) for s in seats],
-                        [(d[0], d[1]) for d in decisions], t[7], t[8])
+                        [(d[0], d[1]) for d in decisions], t[7])
 
+    @contextlib.contextmanager
     def _transaction(self):
-        return _Transaction(self.db)
-
-
-class _Transaction:
-    """BEGIN … COMMIT, or ROLLBACK when the block raised."""
-
-    def __init__(self, db):
-        self.db = db
-
-    def __enter__(self):
+        """BEGIN … COMMIT, or ROLLBACK when the block raised."""
         self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, err, tb):
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
-        return False
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")

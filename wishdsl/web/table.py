@@ -71,6 +71,10 @@ class LiveTable:
             return []
         return [p for p in st.to_move if self.is_ai(p)]
 
+    def person_waits(self) -> bool:
+        """Does a person answer the pending decision too (a race between people and AI seats)?"""
+        return any(not self.is_ai(p) for p in self.state.to_move)
+
     @property
     def over(self) -> bool:
         return self.state is not None and self.state.is_over
