@@ -24,13 +24,15 @@ from dsl.linked import find_variant
 from .english import English
 from .words import quote
 from .render import decl_label, environment, reconstructed, tidy
+from .source import Sources, stylesheet
 
 POSITION_FIELDS = ("span", "columns_span")
 
 
 @attrs.define
 class Change:
-    """One difference: `kind` is added, removed or changed; `before`/`after` read as rules (None when absent)."""
+    """One difference: `kind` is added, removed or changed; `before`/`after` read as rules (None when absent),
+    `before_span`/`after_span` say where the old and the new definition stand in their files."""
 
     kind: str
     key: str
@@ -39,6 +41,8 @@ class Change:
     after: Optional[str] = None
     doc: Optional[str] = None
     reconstructed: Optional[str] = None
+    before_span: Optional[A.Span] = None
+    after_span: Optional[A.Span] = None
 
 
 @attrs.define
@@ -48,6 +52,7 @@ class GameDiff:
     title: str
     doc: Optional[str]
     changes: list
+    sources: Optional[Sources] = None  # the texts the two games were read from, for the HTML page's source blocks
 
 
 def same(a, b) -> bool:
@@ -81,7 +86,7 @@ def game_diff(base: str, variant: str) -> GameDiff:
         label = f'variant "{variant}"'
         doc = find_variant(old.program, variant).doc  # `front_end` has refused an unknown variant
     out = compare(old.decls, new.decls, English(old.sym), English(new.sym))
-    return GameDiff(base_label, label, new.sym.game.name, doc, out)
+    return GameDiff(base_label, label, new.sym.game.name, doc, out, Sources(new.program, old.program))
 
 
 def compare(old: list, new: list, en_old: English, en_new: English) -> list:
@@ -98,16 +103,19 @@ def compare(old: list, new: list, en_old: English, en_new: English) -> list:
         elif isinstance(d, A.Scoring) and isinstance(b, A.Scoring):
             out.extend(_scoring(b, d, en_old, en_new))
         elif not same(b, d):
-            out.append(_change("changed", d, en_old.describe(b), en_new.describe(d), en_new))
+            out.append(_change("changed", d, en_old.describe(b), en_new.describe(d), en_new, was=b))
     for d in old:
         if d.key not in after:
             out.append(_change("removed", d, en_old.describe(d), None, en_old))
     return out
 
 
-def _change(kind: str, d, before, after, en: English) -> Change:
+def _change(kind: str, d, before, after, en: English, was=None) -> Change:
+    """The change of declaration `d` (the old one when removed; `was`: the old one it replaces)."""
     return Change(kind, d.key, _what(d), before, after, getattr(d, "doc", None),
-                  reconstructed(getattr(d, "annots", None)))
+                  reconstructed(getattr(d, "annots", None)),
+                  before_span=(was or d).span if before is not None else None,
+                  after_span=d.span if after is not None else None)
 
 
 def _what(d) -> str:
@@ -122,7 +130,7 @@ def _row_text(en: English, cards: A.Cards, row: A.CardRow) -> str:
 
 def _cards(b: A.Cards, d: A.Cards, en_old: English, en_new: English) -> list:
     if b.columns != d.columns or b.zone != d.zone:
-        return [_change("changed", d, en_old.describe(b), en_new.describe(d), en_new)]
+        return [_change("changed", d, en_old.describe(b), en_new.describe(d), en_new, was=b)]
     old = {V.row_name(b, r): r for r in b.rows}
     new = {V.row_name(d, r): r for r in d.rows}
     out = []
@@ -130,14 +138,15 @@ def _cards(b: A.Cards, d: A.Cards, en_old: English, en_new: English) -> list:
         what = f"{d.kind} card {quote(name)}"
         if name not in old:
             out.append(Change("added", f"card {name}", what, None, _row_text(en_new, d, r),
-                              reconstructed=reconstructed(r.annots)))
+                              reconstructed=reconstructed(r.annots), after_span=r.span))
         elif not same(old[name], r):
             out.append(Change("changed", f"card {name}", what, _row_text(en_old, b, old[name]),
-                              _row_text(en_new, d, r), reconstructed=reconstructed(r.annots)))
+                              _row_text(en_new, d, r), reconstructed=reconstructed(r.annots),
+                              before_span=old[name].span, after_span=r.span))
     for name, r in old.items():
         if name not in new:
             out.append(Change("removed", f"card {name}", f"{b.kind} card {quote(name)}",
-                              _row_text(en_old, b, r), None))
+                              _row_text(en_old, b, r), None, before_span=r.span))
     return out
 
 
@@ -155,13 +164,14 @@ def _scoring(b: A.Scoring, d: A.Scoring, en_old: English, en_new: English) -> li
     out = []
     for key, s in new.items():
         if key not in old:
-            out.append(Change("added", f"scoring {key}", _step_what(s), None, en_new.describe(s)))
+            out.append(Change("added", f"scoring {key}", _step_what(s), None, en_new.describe(s), after_span=s.span))
         elif not same(old[key], s):
             out.append(Change("changed", f"scoring {key}", _step_what(s), en_old.describe(old[key]),
-                              en_new.describe(s)))
+                              en_new.describe(s), before_span=old[key].span, after_span=s.span))
     for key, s in old.items():
         if key not in new:
-            out.append(Change("removed", f"scoring {key}", _step_what(s), en_old.describe(s), None))
+            out.append(Change("removed", f"scoring {key}", _step_what(s), en_old.describe(s), None,
+                              before_span=s.span))
     return out
 
 
@@ -177,9 +187,11 @@ def _lines(text: Optional[str]) -> Optional[list]:
     return out
 
 
-def _data(c: Change) -> dict:
-    d = attrs.asdict(c)
+def _data(c: Change, src: Sources) -> dict:
+    """A change as plain data for the templates; `src` gives the source blocks of its old and new definition."""
+    d = attrs.asdict(c, filter=lambda a, _: not a.name.endswith("_span"))
     d["before"], d["after"] = _lines(c.before), _lines(c.after)
+    d["before_source"], d["after_source"] = src.at(c.before_span), src.at(c.after_span)
     return d
 
 
@@ -187,10 +199,12 @@ def render_diff(diff: GameDiff, fmt: str = "md") -> str:
     """The diff as a Markdown or self-contained HTML page (sandboxed, autoescaped templates)."""
     if fmt not in ("md", "html"):
         raise ValueError(f"unknown format {fmt!r}: use md or html")
-    groups = [(kind, [_data(c) for c in diff.changes if c.kind == kind]) for kind in ("changed", "added", "removed")]
+    src = (diff.sources or Sources()) if fmt == "html" else Sources(enabled=False)
+    groups = [(kind, [_data(c, src) for c in diff.changes if c.kind == kind])
+              for kind in ("changed", "added", "removed")]
     return tidy(environment(fmt).get_template(f"diff.{fmt}.j2").render(
         base=diff.base, variant=diff.variant, title=diff.title, doc=diff.doc, groups=groups,
-        count=len(diff.changes)))
+        count=len(diff.changes), source_css=stylesheet() if fmt == "html" else ""))
 
 
 def house_diffs(house_dir: Path) -> list:

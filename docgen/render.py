@@ -5,7 +5,9 @@
 
 The context holds only strings, numbers, lists and dicts (no AST nodes), so the templates cannot reach into the
 game; the HTML environment is sandboxed and autoescapes every value, so names from a game file cannot inject
-markup. Generation is deterministic: the same file gives the same bytes (no dates, no hashes of memory).
+markup. The one value that is HTML already is a rule's highlighted source (HTML sheets only, docgen/source.py),
+which Pygments has escaped. Generation is deterministic: the same file gives the same bytes (no dates, no hashes
+of memory).
 """
 from __future__ import annotations
 
@@ -20,12 +22,13 @@ from dsl import ast as A
 from dsl import variants as V
 from dsl.front import front_end
 from dsl.link import load_program
-from dsl.linked import variant_names
+from dsl.linked import find_variant, variant_names
 from dsl.refs import RefKind, kind_of
 
 from .endings import explain_end
 from .english import English
 from .english_decls import VISIBILITY, cell, static_text, trigger_parts, weight_text
+from .source import Sources, stylesheet
 from .words import Step, camel_words, cap, humanize, join_and, kind_noun, quote, sentence, walk
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -164,13 +167,15 @@ def decl_label(d) -> str:
     return f"{kind} {quote(name if isinstance(d, (A.Enum, A.CardKind)) else humanize(name))}".strip()
 
 
-def build_context(path: str, variant: Optional[str] = None) -> dict:
+def build_context(path: str, variant: Optional[str] = None, source: bool = False) -> dict:
+    """The sheet's context; with `source`, each rule also carries its highlighted `.wish` source (HTML only)."""
     checked = front_end(path, variant)
     program, decls, sym = checked.program, checked.decls, checked.sym
     en = English(sym)
     marks = Marks()
+    src = Sources(program, enabled=source)
     g = sym.game
-    ctx: dict = {}
+    ctx: dict = {"source_css": stylesheet() if source else ""}
     players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}–{g.max_players}"
     head = split_header(base_game_doc(program))
     ctx["game"] = {"name": g.name, "players": players, "source": g.source, "summary": en.describe(g),
@@ -180,7 +185,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["variant"] = None
     all_variants = [d for d in program.decls if isinstance(d, A.Variant)]
     if variant is not None:
-        v = next(d for d in all_variants if d.name == variant)
+        v = find_variant(program, variant)  # the file's own, or one it inherits (front_end checked it exists)
         ctx["variant"] = {"name": v.name, "doc": v.doc}
 
     # components
@@ -235,8 +240,10 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["setup"] = block_data(en, sym.setup.body) if sym.setup else [
         {"text": "No separate setup: the play sequence below prepares everything.", "children": []}]
     ctx["setup_doc"] = sym.setup.doc if sym.setup else None
+    ctx["setup_source"] = src.cite(sym.setup) if sym.setup else None
     ctx["play"] = block_data(en, sym.play.body) if sym.play else []
     ctx["play_doc"] = sym.play.doc if sym.play else None
+    ctx["play_source"] = src.cite(sym.play) if sym.play else None
     order: list = []
     todo = [n for root in (sym.setup, sym.play) if root is not None for n in calls_in(root)]
     while todo:
@@ -244,8 +251,8 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
         if name in sym.procedures and name not in order:
             order.append(name)
             todo.extend(calls_in(sym.procedures[name][0]))
-    ctx["structure"] = [proc_data(en, marks, sym.procedures[n][0]) for n in order]
-    ctx["procedures"] = [proc_data(en, marks, p) for n, (p, _) in sym.procedures.items() if n not in order]
+    ctx["structure"] = [proc_data(en, marks, sym.procedures[n][0], src) for n in order]
+    ctx["procedures"] = [proc_data(en, marks, p, src) for n, (p, _) in sym.procedures.items() if n not in order]
 
     # actions
     actions = []
@@ -258,10 +265,11 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                 "params": [en.describe(p) for p in a.params],
                 "requires": [en.describe(r) for r in reqs],
                 "effects": block_data(en, rest) if rest.stmts else [{"text": "Nothing else happens.", "children": []}],
+                "source": src.cite(a),
             })
     ctx["actions"] = actions
 
-    ctx["triggers"] = [trigger_data(en, t) for t in sym.triggers]
+    ctx["triggers"] = [trigger_data(en, t, src) for t in sym.triggers]
     ctx["events"] = [{"name": humanize(e.name), "doc": e.doc, "text": en.describe(e)}
                      for e, _ in sym.events.values()]
 
@@ -285,7 +293,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
                 "name": name, "count": cell(en, by_col["count"]) if "count" in by_col else "1",
                 "cells": [cell(en, by_col[c]) if c in by_col else "" for c in cols],
                 "abilities": ", ".join(card_kinds_abilities.get(name, [])) or "—",
-                "rec": marks.mark(reconstructed(r.annots), name),
+                "rec": marks.mark(reconstructed(r.annots), name), "source": src.cite(r),
             })
         decks.append({"kind": kind_noun(cd.kind), "zone": humanize(cd.zone), "doc": cd.doc, "summary": en.describe(cd),
                       "columns": [humanize(c) for c in cols], "rows": rows,
@@ -296,12 +304,12 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     abilities = []
     by_kind = {"Instant": [], "Ongoing": []}
     for ab in {id(ab): ab for ab in sym.abilities.values()}.values():
-        item = {"cards": ab.cards, "doc": ab.doc, "instant": None, "ongoing": [], "static": []}
+        item = {"cards": ab.cards, "doc": ab.doc, "instant": None, "ongoing": [], "static": [], "source": src.cite(ab)}
         if ab.instant:
             item["instant"] = {"doc": ab.instant.doc, "steps": block_data(en, ab.instant.body)}
             by_kind["Instant"].extend(ab.cards)
         for t in ab.triggers:
-            item["ongoing"].append(trigger_data(en, t))
+            item["ongoing"].append(trigger_data(en, t, src))
         for s in ab.statics:
             item["static"].append({"doc": s.doc, "text": static_text(en, s)})
         if ab.triggers or ab.statics:
@@ -318,10 +326,13 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
         with en.as_you(sc.var):
             ctx["scoring"] = {
                 "doc": sc.doc,
-                "score": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "score"],
+                "score": [{"label": s.label, "text": en.expr(s.expr), "source": src.cite(s)}
+                          for s in sc.steps if s.form == "score"],
                 "numbered": not all(re.match(r"\d+\.", s.label) for s in sc.steps if s.form == "score"),
-                "tiebreak": [{"label": s.label, "text": en.expr(s.expr)} for s in sc.steps if s.form == "tiebreak"],
+                "tiebreak": [{"label": s.label, "text": en.expr(s.expr), "source": src.cite(s)}
+                             for s in sc.steps if s.form == "tiebreak"],
                 "lose": [en.expr(s.expr) for s in sc.steps if s.form == "lose"],
+                "lose_source": [src.cite(s) for s in sc.steps if s.form == "lose"],
                 "intro": ("At the end, each player scores:" if len([s for s in sc.steps if s.form == "score"]) == 1
                           else "At the end, each player adds up these scores:"),
                 "rule": " ".join(filter(None, [
@@ -337,7 +348,7 @@ def build_context(path: str, variant: Optional[str] = None) -> dict:
     ctx["invariants"] = [{"name": cap(i.name), "doc": i.doc, "text": en.describe(i).split(": ", 1)[-1]}
                          for i in sym.invariants]
     ctx["heuristic"] = heuristic_data(en, sym.heuristic) if sym.heuristic is not None else None
-    ctx["terms"] = [term_data(en, marks, f) for f, _, _ in sym.functions.values()]
+    ctx["terms"] = [term_data(en, marks, f, src) for f, _, _ in sym.functions.values()]
 
     # variants
     base = V.base_decls(program)
@@ -423,22 +434,23 @@ def base_game_doc(program: A.Program) -> Optional[str]:
     return "\n\n".join(parts) if parts else None
 
 
-def proc_data(en: English, marks: Marks, p: A.Procedure) -> dict:
+def proc_data(en: English, marks: Marks, p: A.Procedure, src: Sources) -> dict:
     with en.scope(p):
         return {"name": cap(humanize(p.name)), "params": [en.param_name(x.name) for x in p.params], "doc": p.doc,
-                "steps": block_data(en, p.body), "rec": marks.mark(p.reconstructed, humanize(p.name))}
+                "steps": block_data(en, p.body), "rec": marks.mark(p.reconstructed, humanize(p.name)),
+                "source": src.cite(p)}
 
 
-def term_data(en: English, marks: Marks, f: A.Function) -> dict:
+def term_data(en: English, marks: Marks, f: A.Function, src: Sources) -> dict:
     with en.scope(f):
         return {"name": cap(humanize(f.name)), "params": [en.param_name(x.name) for x in f.params], "doc": f.doc,
-                "text": sentence(en.expr(f.body)), "rec": marks.mark(f.reconstructed, f.name)}
+                "text": sentence(en.expr(f.body)), "rec": marks.mark(f.reconstructed, f.name), "source": src.cite(f)}
 
 
-def trigger_data(en: English, t: A.Trigger) -> dict:
+def trigger_data(en: English, t: A.Trigger, src: Sources) -> dict:
     with en.scope(t):
         head, steps = trigger_parts(en, t)
-    return {"doc": t.doc, "head": head, "steps": steps_data(steps)}
+    return {"doc": t.doc, "head": head, "steps": steps_data(steps), "source": src.cite(t)}
 
 
 # ---------------------------------------------------------------- templates
@@ -489,7 +501,7 @@ def environment(fmt: str) -> SandboxedEnvironment:
 def render_sheet(path: str, variant: Optional[str] = None, fmt: str = "md") -> str:
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    ctx = build_context(path, variant)
+    ctx = build_context(path, variant, source=(fmt == "html"))
     return tidy(environment(fmt).get_template(f"sheet.{fmt}.j2").render(**ctx))
 
 

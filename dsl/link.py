@@ -63,8 +63,19 @@ def load_program(path: str, allow: Iterable[str] = ()) -> A.Program:
     return _load(top, roots, [])
 
 
+def link_program(program: A.Program, allow: Iterable[str] = ()) -> A.Program:
+    """Link a program parsed from a text (an editor's buffer) to every file it extends, as `load_program` links
+    the file `program.path`: relative to its folder, confined to its project and the folders allowed."""
+    top = Path(program.path)
+    roots = [project_root(top.resolve().parent)] + [Path(a).resolve() for a in allow] + ALLOWED
+    return _link(program, top, roots, [])
+
+
 def _load(path: Path, roots: list, seen: list) -> A.Program:
-    program = parse_file(str(path))
+    return _link(parse_file(str(path)), path, roots, seen)
+
+
+def _link(program: A.Program, path: Path, roots: list, seen: list) -> A.Program:
     clauses = [d for d in program.decls if isinstance(d, A.Extends)]
     if not clauses:
         return program

@@ -273,11 +273,16 @@ def _parse_tree(text: str, path: str):
             lines[i] = ""
 
 
-def parse(text: str, path: str = "<string>") -> A.Program:
-    """Parse a whole file (or read it from the parse cache). Raises WishSyntaxError listing every syntax error."""
+def parse(text: str, path: str = "<string>", cached: bool = True) -> A.Program:
+    """Parse a whole file (or read it from the parse cache). Raises WishSyntaxError listing every syntax error.
+    `cached=False`: neither read nor write the cache (an editor's buffer, which changes at every keystroke)."""
     if len(text) > MAX_SOURCE:
         _too_large(path, f"{len(text):,} characters")
     _refuse_control_characters(text, path)
+    if not cached:
+        prog = _parse(text, path)
+        prog.source = text
+        return prog
     key = cache.key_of(_grammar_text(), text, path)
     prog = cache.load(key)
     if prog is None:

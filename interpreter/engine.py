@@ -150,7 +150,7 @@ class State(Machine):
         st.timed, st.arrivals = timed, ()
         st.rng = Rng(seed)
         st.ids = game.identities
-        st.stack, st.decision, st.log, st.observations, st.shuffles, st.after = [], None, [], [], [], []
+        st.stack, st.decision, st.log, st.observations, st.shuffles, st.after = [], None, st.new_log(), [], [], []
         st.over, st.steps, st.decisions, st.final = False, 0, 0, None
         first = game.initial.get(players)
         if first is None:
@@ -214,13 +214,21 @@ class State(Machine):
         self.memo = {}
         clone_data(other, self)
 
+    def new_log(self) -> list:
+        """The empty log of a new game (an explaining state's records why each line is written)."""
+        return []
+
     def clone(self) -> "State":
         st = State.__new__(State)
+        self.copy_into(st)
+        return st
+
+    def copy_into(self, st: "State") -> None:
+        """Make the fresh object `st` a copy of this game (its memory of function results starts empty)."""
         st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask
         st.step_limit = st.call_depth = st.version = st.memo_version = 0
         st.memo = {}
         clone_data(self, st)
-        return st
 
     def to_json(self) -> str:
         return data_to_json(self, self.game.fingerprint)

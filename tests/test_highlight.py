@@ -1,4 +1,4 @@
-"""The Pygments lexer for .wish files (wishdsl/highlight.py): registered for `pygmentize -l wish`, every token of
+"""The Pygments lexer for .wish files (dsl/highlight.py): registered for `pygmentize -l wish`, every token of
 the project's game files highlighted (none falls to Pygments' error token), and its words the parser's own."""
 import glob
 import shutil
@@ -12,7 +12,7 @@ from pygments.token import Error, Keyword, Name, Operator
 
 from dsl.parser import RESERVED_AT_LINE_START
 from dsl.scope import BUILTINS
-from wishdsl.highlight import WORDS, WishLexer
+from dsl.highlight import WORDS, WishLexer
 
 GAME_FILES = sorted(glob.glob("games/**/*.wish", recursive=True) + glob.glob("tests/games/*.wish"))
 
@@ -64,9 +64,9 @@ def test_built_in_functions_and_players_read_as_built_ins():
 
 
 def test_the_textmate_grammar_is_generated_from_the_same_words():
-    from wishdsl.highlight import TEXTMATE, textmate_text
+    from dsl.highlight import TEXTMATE, textmate_text
 
-    assert TEXTMATE.read_text(encoding="utf-8") == textmate_text(), "run: python -m wishdsl.highlight"
+    assert TEXTMATE.read_text(encoding="utf-8") == textmate_text(), "run: python -m dsl.highlight"
     import json
     import re
 

@@ -271,3 +271,13 @@ def test_hostile_extends_paths_are_refused_with_a_message(tmp_path, path, needle
     with pytest.raises(WishError) as err:
         load_game(str(root / "h.wish"))
     assert needle in err.value.render()
+
+
+def test_sheet_of_a_variant_the_house_rule_inherits():
+    """A house rule's sheet in a variant of its base game (found by a test of the sheets: it raised
+    StopIteration, a traceback for a user's command)."""
+    from docgen.render import render_sheet
+
+    text = render_sheet(str(ROOT / "games" / "house" / "wish_four_markers.wish"), "Random Djinns", "md")
+    assert text.startswith("# Wish — four action markers — Random Djinns — rules cheat-sheet")
+    assert "Variant “Random Djinns”" in text

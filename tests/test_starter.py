@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from dsl.errors import WishError
+from dsl.fmt import format_source
 from dsl.front import check_all
 from wishdsl.cli import main
 from wishdsl.scenario import run_paths
@@ -29,6 +30,7 @@ def test_a_starter_house_rule_checks_and_its_scenario_passes(game, capsys):
     assert "#   param coins_to_win: int = 5" in text and "Its procedures: round, lay_row" in text
     assert (game.parent / ".wishroot").exists()  # the game's folder made a project, so house/ may extend it
     assert check_all(str(rule)).sym.game.name == "Wunschmaschine — quick game"
+    assert format_source(text, str(rule)) == text  # already in `wishdsl fmt`'s layout
     assert [r.ok for r in run_paths([str(scenario)])] == [True]
     assert "its scenario passes" in capsys.readouterr().out
 

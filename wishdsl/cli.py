@@ -1,8 +1,8 @@
 """The `wishdsl` command: run, check and test games.
 
     wishdsl run GAME [--players N] [--seed S] [--variant V] [--agents A,B,…] [--human SEAT] [--json] [--quiet]
-                     [--save FILE] [--resume FILE]
-    wishdsl replay LOG.json [--game GAME]
+                     [--save FILE] [--resume FILE] [--why [N]]
+    wishdsl replay LOG.json [--game GAME] [--why [N]]
     wishdsl check GAME…
     wishdsl test PATH…
     wishdsl docs GAME [--variant V] [--format md|html] [-o FILE]
@@ -10,6 +10,8 @@
     wishdsl rules GAME [--variant V] [-o FILE]
     wishdsl simulate GAME -n N [--players P] [--agents …] [--jobs J] [--seed S] [--compare V|FILE] [--ablate A]
     wishdsl new NAME --extends GAME [--dir DIR]
+    wishdsl lsp [--tcp HOST:PORT]
+    wishdsl fmt PATH… [--check] [--diff]
     wishdsl serve [GAME…] [--host H] [--port P] [--db FILE] [--ai-workers N] [--race-delay X] [--open-rate N]
                   [--allow-uploads [--uploads DIR]]
 
@@ -30,6 +32,7 @@ from typing import Optional
 
 from dsl.errors import IllegalAction, WishError, WishRuntimeError, printable
 
+from .explain import ALL_LINES, line_number
 from .version import version
 
 EXIT_ABANDONED = 130
@@ -86,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     out = run.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON document instead of the log")
     out.add_argument("--quiet", action="store_true", help="print only the seed and the result")
+    run.add_argument("--why", nargs="?", const=ALL_LINES, type=line_number, metavar="N",
+                     help="explain every line of the log (with N: line N, after the game) — the chain of rules "
+                          "that wrote it; with --json, in the document")
     run.set_defaults(func=cmd_run)
 
     check = sub.add_parser("check", help="check .wish files and print every problem")
@@ -99,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="replay a game log (run --json) and check it ends the same")
     replay.add_argument("log", metavar="LOG", help="a JSON document printed by wishdsl run --json")
     replay.add_argument("--game", metavar="GAME", help="the .wish file (default: the one the log names)")
+    replay.add_argument("--why", nargs="?", const=ALL_LINES, type=line_number, metavar="N",
+                        help="explain line N of the log (without N: every line)")
     replay.set_defaults(func=cmd_replay)
 
     docs = sub.add_parser("docs", help="write a rules cheat-sheet (Markdown or HTML) of a game")
@@ -129,6 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--dir", metavar="DIR", help="where to write NAME.wish and NAME.yaml (default: house/ "
                                                    "beside the game)")
     new.set_defaults(func=cmd_new)
+
+    lsp = sub.add_parser("lsp", help="a language server for editors (the lsp extra): diagnostics, hover, "
+                                     "definitions, completion, outline")
+    lsp.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of standard input and output")
+    lsp.set_defaults(func=cmd_lsp)
+
+    fmt = sub.add_parser("fmt", help="write .wish files in the one canonical layout (comments and doc strings kept)")
+    fmt.add_argument("paths", nargs="+", metavar="PATH", help="a .wish file, or a folder: every .wish file under it")
+    fmt.add_argument("--check", action="store_true", help="change nothing; name the files fmt would change and "
+                                                          "exit 1 if there are any")
+    fmt.add_argument("--diff", action="store_true", help="print what would change as a unified diff; write nothing")
+    fmt.set_defaults(func=cmd_fmt)
 
     serve = sub.add_parser("serve", help="web tables in the browser for people and AI players (the web extra)")
     serve.add_argument("games", nargs="*", metavar="GAME",
@@ -218,11 +238,20 @@ def cmd_run(args) -> int:
     agents, specs = seat_agents(args, players, seed)
     print(f"seed {seed} — replay with --seed {seed}", file=sys.stderr if args.json else sys.stdout)
     try:
-        state = game.new_state(players, seed)
+        state = start_state(args, game, players, seed, agents)
     except WishRuntimeError as err:
         keep_crash_state(err, game, seed)
         raise
     return play_out(args, Match(game, args.game, seed, specs, agents), state, [], args.save)
+
+
+def start_state(args, game, players: int, seed: int, agents: list):
+    """A new game; one that explains its lines (`--why`, and `why N` for a person at the table) when asked."""
+    from .explain import explaining_start
+
+    if args.why is not None or any(a.name == "human" for a in agents):
+        return explaining_start(game, players, seed)
+    return game.new_state(players, seed)
 
 
 def variants_for(args, game, players: int) -> str:
@@ -247,7 +276,7 @@ def resume_run(args) -> int:
     from interpreter.engine import Action
     from .saves import load_save
 
-    saved = load_save(args.resume, args.game)
+    saved = load_save(args.resume, args.game, why=True)  # a person may ask `why N`; --why may be given
     given = {"--players": (args.players, saved.players), "--seed": (args.seed, saved.seed),
              "--variant": (args.variant, saved.variant)}
     for option, (value, kept) in given.items():
@@ -280,6 +309,8 @@ def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> 
     """Play to the end, saving after every decision when `save_to` is set; on Ctrl-C or `quit` in a game
     with a person (or with --save), save and say how to resume."""
     from interpreter.agents import HumanAgent, Quit, play
+    from interpreter.why import explanation_lines
+    from .explain import check_line, live_printer, print_lines, why_document
     from .replay import replay_actions
 
     humans = [a for a in match.agents if isinstance(a, HumanAgent)]
@@ -291,6 +322,13 @@ def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> 
     if humans and args.json:
         raise WishError("a human player cannot play a game printed as --json")
     on_log = None if (args.json or args.quiet or humans) else print
+    if on_log is not None and args.why == ALL_LINES:
+        on_log = live_printer(lambda: state)
+    if args.why not in (None, ALL_LINES) and args.json:
+        raise WishError("--why N explains a line after the game; with --json, use --why (every line's chain "
+                        "is in the document)")
+    for h in humans:
+        h.explain = lambda k, seat, state=state: explanation_lines(state, k, seat)
     after = (lambda st, done: match.save(save_to, st, done)) if save_to else None
     if save_to:
         match.save(save_to, state, taken)
@@ -311,9 +349,15 @@ def play_out(args, match: Match, state, taken: list, save_to: Optional[str]) -> 
     for h in humans:
         h.show_log(state.log_lines(h.seat))
     if args.json:
-        print(dump_json(game_document(match, state, taken)))
+        doc = game_document(match, state, taken)
+        if args.why is not None:
+            doc["why"] = why_document(state)
+        print(dump_json(doc))
     else:
         print_result(state)
+        if args.why not in (None, ALL_LINES):
+            check_line(state, args.why)
+            print_lines(state, args.why)
     return 0
 
 
@@ -407,6 +451,60 @@ def cmd_new(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- lsp
+def cmd_lsp(args) -> int:
+    """The language server on standard input and output (or TCP); without pygls, say how to install it."""
+    try:
+        from .lsp.server import serve
+    except ImportError as err:
+        if (err.name or "").split(".")[0] not in ("pygls", "lsprotocol", "cattrs"):
+            raise
+        print("the language server needs the lsp extra: pip install -e '.[lsp]'", file=sys.stderr)
+        return 2
+    tcp = None
+    if args.tcp is not None:
+        host, _, port = args.tcp.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise WishError(f"--tcp takes HOST:PORT (like 127.0.0.1:2087), not {args.tcp!r}")
+        tcp = (host, int(port))
+    return serve(tcp)
+
+
+# ---------------------------------------------------------------- fmt
+def cmd_fmt(args) -> int:
+    """Rewrite files in the canonical layout; --check and --diff only say what would change. A file that does
+    not parse gets the parser's diagnostics and is left as it is (exit 1)."""
+    import difflib
+
+    from dsl.fmt import format_file, wish_files, write_formatted
+
+    files = wish_files(args.paths)
+    say = sys.stderr if args.diff else sys.stdout
+    changed = failed = 0
+    for path in files:
+        try:
+            old, new = format_file(path)
+        except WishError as err:
+            print(err.render(), file=sys.stderr)
+            failed += 1
+            continue
+        if old == new:
+            continue
+        changed += 1
+        if args.diff:
+            for line in difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path):
+                sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        if args.check or args.diff:
+            print(f"would reformat {path}", file=say)
+        else:
+            write_formatted(path, new)
+            print(f"reformatted {path}", file=say)
+    done = "would be reformatted" if args.check or args.diff else "reformatted"
+    summary = f"{changed} file{'' if changed == 1 else 's'} {done}, {len(files) - changed - failed} unchanged"
+    print(summary + (f", {failed} not formatted (errors above)" if failed else ""), file=say)
+    return 1 if failed or (args.check and changed) else 0
+
+
 # ---------------------------------------------------------------- serve
 def cmd_serve(args) -> int:
     try:
@@ -476,9 +574,15 @@ def cmd_test(args) -> int:
 def cmd_replay(args) -> int:
     from .replay import replay_file
 
-    state, n, note = replay_file(args.log, args.game)
+    state, n, note = replay_file(args.log, args.game, why=args.why is not None)
     if note:
         print(f"note: {note}", file=sys.stderr)
+    if args.why is not None:
+        from .explain import check_line, print_lines
+
+        check_line(state, args.why)
+        print_lines(state, args.why)
+        return 0
     print(f"replayed {n} decisions of {args.log}: the same log, scores and final state")
     print_result(state)
     return 0

@@ -89,12 +89,18 @@ def apply_logged(state, i: int, seat: int, label: str, source: str) -> None:
 
 
 def replay_actions(game, players: int, seed: int, actions: list, source: str = "the log", agents=None,
-                   timed: bool = False):
+                   timed: bool = False, why: bool = False):
     """A fresh game with the actions applied. With `agents` (one per seat), each non-human agent is asked
     again at its decisions (as in play: `agents.ask`), which brings its own generator to where it was, and
     must choose the same. `timed`: the game was played with its answers timed (a web table with people:
-    `Game.new_state`), so the order of the actions is the order the answers arrived in."""
-    state = game.new_state(players, seed, timed)
+    `Game.new_state`), so the order of the actions is the order the answers arrived in. `why`: a state that
+    explains its lines (interpreter/why.py)."""
+    if why:
+        from interpreter.why import ExplainingState
+
+        state = ExplainingState.start(game, players, seed, timed)
+    else:
+        state = game.new_state(players, seed, timed)
     for i, (seat, label) in enumerate(actions):
         if agents is not None and agents[seat].name != "human" and seat in state.to_move:
             agent = agents[seat]
@@ -172,9 +178,10 @@ def game_of_log(path: str, doc: dict) -> str:
     return str(named_game(path, names[-1], hint))
 
 
-def replay_file(path: str, game_path: Optional[str] = None):
+def replay_file(path: str, game_path: Optional[str] = None, why: bool = False):
     """Replay a `run --json` document; return (state, number of actions, a note or None). Raises ReplayError
-    on divergence; the note says when the game file changed since the log was written."""
+    on divergence; the note says when the game file changed since the log was written. `why`: the state
+    explains its lines."""
     from interpreter.game import load_game
 
     doc = read_json(path, "game log")
@@ -192,7 +199,7 @@ def replay_file(path: str, game_path: Optional[str] = None):
     if fp is not None and fp != game.fingerprint:
         note = f"the log was written by a different version of {gpath} (fingerprint {fp}, now {game.fingerprint})"
     try:
-        state = replay_actions(game, doc["players"], doc["seed"], actions, timed=doc.get("timed") is True)
+        state = replay_actions(game, doc["players"], doc["seed"], actions, timed=doc.get("timed") is True, why=why)
         compare_outcome(state, doc)
     except ReplayError as err:
         raise ReplayError(f"{path}: {err}" + (f"\n  note: {note}" if note else "")) from None

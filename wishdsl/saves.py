@@ -194,9 +194,9 @@ def _field(body: dict, key: str, kind, path: str):
     return v
 
 
-def load_save(path: str, game_path: Optional[str] = None) -> Saved:
-    """Read, check and restore a save; `game_path` (from the command line) must be the same game.
-    Raises WishError without returning anything half-loaded."""
+def load_save(path: str, game_path: Optional[str] = None, why: bool = False) -> Saved:
+    """Read, check and restore a save; `game_path` (from the command line) must be the same game; `why`: the
+    state explains its lines. Raises WishError without returning anything half-loaded."""
     from interpreter.agents import make_agent, agent_seed
     from interpreter.game import load_game, older_format
 
@@ -226,7 +226,7 @@ def load_save(path: str, game_path: Optional[str] = None) -> Saved:
             raise WishError(f"{path}: damaged: the saved state does not load: {err}") from None
     agents = [make_agent(spec, seat, agent_seed(saved.seed, seat)) for seat, spec in enumerate(saved.agents)]
     try:
-        state = replay_actions(game, saved.players, saved.seed, saved.actions, "the save", agents)
+        state = replay_actions(game, saved.players, saved.seed, saved.actions, "the save", agents, why=why)
     except ReplayError as err:
         raise WishError(f"{path}: damaged: replaying its actions fails: {err}") from None
     where = stored is not None and first_difference(json.loads(state.to_json()), json.loads(stored.to_json()))

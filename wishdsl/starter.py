@@ -13,6 +13,7 @@ from pathlib import Path
 
 from dsl import ast as A
 from dsl.errors import WishError
+from dsl.fmt import format_source
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,59}")
 
@@ -86,7 +87,7 @@ def rule_text(checked, game, title: str, extends: str) -> str:
         f'extends "{Path(extends).as_posix()}"',
         "",
         f'game "{title}" {{',
-        f"  players {game.min_players} .. {game.max_players}",
+        f"  players {game.min_players}..{game.max_players}",
         f'  source "a house rule on {game.title}"',
         "}",
         "",
@@ -99,7 +100,7 @@ def rule_text(checked, game, title: str, extends: str) -> str:
         names = [d.name for d in checked.decls if isinstance(d, kind)]
         if names:
             out.append(f"# Its {word}s: " + ", ".join(names))
-    return "\n".join(out) + "\n"
+    return format_source("\n".join(out) + "\n")  # in the canonical layout (`wishdsl fmt`)
 
 
 def scenario_text(title: str, rule_file: str, players: int) -> str:

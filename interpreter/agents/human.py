@@ -33,7 +33,8 @@ COLOUR_WORDS = {"red": "red", "blue": "blue", "green": "green", "yellow": "yello
                 "white": "bright_white", "black": "bright_black", "orange": "dark_orange", "pink": "pink1"}
 LOOKUPS = ("To read while you play: 'rules' (the topics), 'rules TOPIC', 'card NAME', or a component by its kind "
            "({examples}); 'log' prints everything since your last decision, 'score' the score so far step by "
-           "step. 'undo' takes back your previous decision; 'quit' saves and leaves.")
+           "step; 'why N' shows which rules wrote line N of the log. 'undo' takes back your previous decision; "
+           "'quit' saves and leaves.")
 
 
 class Quit(Exception):
@@ -58,6 +59,8 @@ class HumanAgent(Agent):
         self.resync = False
         self.last_lines = None  # the table as shown at this person's last decision
         self.recent: list = []  # the log lines since this person's last decision
+        self.recent_from = 0  # the number (0-based) of the first of them in the log
+        self.explain = None  # (line, seat) → the lines explaining it (interpreter/why.py), set by who runs the game
         self.quiet: list = []  # which of them the table shows (cards moved, values changed)
         self.table_now: list = []  # the table's lines on the screen being drawn
         self.colours = dict(COLOUR_WORDS)
@@ -96,7 +99,7 @@ class HumanAgent(Agent):
         shows (cards moved, values changed)."""
         if self.resync:
             self.shown, self.resync = len(lines), False
-        start = self.shown
+        start = self.recent_from = self.shown
         self.recent = [self.names.text(line) for line in lines[start:]]
         self.quiet = [kinds is not None and kinds[i] in QUIET_KINDS for i in range(start, len(lines))]
         self.shown = max(self.shown, len(lines))
@@ -203,8 +206,13 @@ class HumanAgent(Agent):
                     self.say(line)
                 continue
             if answer.lower() == "log" and not any(_norm(a.label).startswith("log") for a in actions):
-                for line in self.recent or ["(nothing happened since your last decision)"]:
+                numbered = [f"{self.recent_from + i + 1:>5}  {line}" for i, line in enumerate(self.recent)]
+                for line in numbered or ["(nothing happened since your last decision)"]:
                     self.say(f"  {line}")
+                continue
+            if answer.lower().split()[:1] == ["why"] and self.explain is not None \
+                    and not any(_norm(a.label).startswith("why") for a in actions):
+                self.say(self.why(answer, view))
                 continue
             looked = self.look_up(answer, labels)
             if looked is not None:
@@ -218,6 +226,18 @@ class HumanAgent(Agent):
             if choice is not None:
                 return choice
             self.say(problem)
+
+    def why(self, answer: str, view: dict) -> str:
+        """`why N`: how line N of the log came to be written, as this seat may know it (`why`: the last line)."""
+        words = answer.split()
+        count = len(view.get("log", []))
+        if len(words) == 1:
+            k = count - 1
+        elif len(words) == 2 and words[1].isdigit() and 1 <= int(words[1]) <= count:
+            k = int(words[1]) - 1
+        else:
+            return f"Type 'why N' with N a line of the log, 1 to {count} ('log' shows their numbers)."
+        return "\n".join(self.explain(k, self.seat))
 
     def undone(self, refused: Optional[str]) -> None:
         """What came of an `undo`: taken back (the game goes back to the person's previous decision), or why not."""
