@@ -261,6 +261,35 @@ def test_utf8_positions_half_typed_text_and_unknown_documents(project, client):
     assert client.close() == 0
 
 
+def test_a_burst_of_changes_is_checked_once_and_requests_see_the_latest_text(project, client):
+    """Typing fast: the changes that come within the debounce time are analysed once, for the last text (one
+    publication, of the last version); a request right after a change answers from the text as it is now."""
+    client.request("initialize", {"processId": None, "rootUri": project.as_uri(), "capabilities": {}})
+    client.notify("initialized", {})
+    uri = (project / "house" / "badges.wish").as_uri()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "wish", "version": 1,
+                                                            "text": HOUSE}})
+    assert client.diagnostics(uri, 1) == []
+    for version in range(2, 7):  # a name typed letter by letter, the last one wrong
+        typed = HOUSE.replace("count(p.badges)", "count(p." + "badgez"[:version] + ")")
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                 "contentChanges": [{"text": typed}]})
+    (diag,) = client.diagnostics(uri, 6)
+    assert "badgez" in diag["message"]
+    client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})  # lets anything pending arrive
+    published = [n for n in client.notes if n["method"] == "textDocument/publishDiagnostics"]
+    assert published == [], "versions 2 to 5 were analysed on their own"
+
+    more = HOUSE + '\n"""A new rule."""\nprocedure extra_rule() {\n  log "extra"\n}\n'
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 7},
+                                             "contentChanges": [{"text": more}]})
+    symbols = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    assert [s["name"] for s in symbols][-1] == "extra_rule", "the outline of the text before the change"
+    (diag,) = client.diagnostics(uri, 7)  # the text the request read is checked and published too
+    assert "'extra_rule'" in diag["message"] and "must be used by the rules" in diag["message"]
+    assert client.close() == 0
+
+
 def test_an_internal_error_is_logged_not_raised():
     from wishdsl.lsp.server import guarded
 

@@ -3,13 +3,16 @@
     wishdsl lsp                    # on standard input and output, as editors start it
     wishdsl lsp --tcp 127.0.0.1:2087
 
-Every change of a document is analysed at once (the whole text: full parse, link and check, as `wishdsl check`
-does) and its diagnostics published. Hover, definition, completion and document symbols read the latest
-analysis; while a text does not parse they read the last one that did. No exception reaches the client: an
-internal error is logged (window/logMessage) and the request answered with nothing.
+A document is analysed whole (parse, link and check, as `wishdsl check` does) and its diagnostics published
+once its text has been quiet for DEBOUNCE seconds: a burst of keystrokes costs one analysis, not one each (Wish
+itself takes about a second). Hover, definition, completion and document symbols first bring a document whose
+analysis is pending up to its current text, then read it; while a text does not parse they read the last one
+that did. No exception reaches the client: an internal error is logged (window/logMessage) and the request
+answered with nothing.
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import sys
@@ -28,6 +31,8 @@ from .index import definition_at
 from .outline import outline
 from .positions import UTF16, Lines
 
+DEBOUNCE = 0.3  # seconds of quiet after a change before the document is analysed again
+
 
 class WishServer(LanguageServer):
     """The server, with the latest analysis of each open document by URI."""
@@ -35,6 +40,7 @@ class WishServer(LanguageServer):
     def __init__(self):
         super().__init__("wishdsl", version())
         self.analyses: dict = {}
+        self.pending: dict = {}  # uri → the timer of an analysis waiting for the text to be quiet
 
     def encoding(self) -> str:
         enc = self.workspace.position_encoding
@@ -109,21 +115,56 @@ def did_open(ls: WishServer, params: T.DidOpenTextDocumentParams) -> None:
     refresh(ls, params.text_document.uri)
 
 
+def unschedule(ls: WishServer, uri: str) -> bool:
+    """Cancel the document's pending analysis; whether there was one."""
+    timer = ls.pending.pop(uri, None)
+    if timer is not None:
+        timer.cancel()
+    return timer is not None
+
+
+def schedule(ls: WishServer, uri: str) -> None:
+    """Analyse the document once its text has been quiet for DEBOUNCE seconds (at once without an event loop)."""
+    unschedule(ls, uri)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        refresh(ls, uri)
+        return
+    ls.pending[uri] = loop.call_later(DEBOUNCE, quiet, ls, uri)
+
+
+@guarded()
+def quiet(ls: WishServer, uri: str) -> None:
+    """The timer of `schedule`: the text stopped changing."""
+    if ls.pending.pop(uri, None) is not None:
+        refresh(ls, uri)
+
+
+def current(ls: WishServer, uri: str):
+    """The document's analysis, of its current text (a pending one runs now)."""
+    if unschedule(ls, uri):
+        refresh(ls, uri)
+    return ls.analyses.get(uri)
+
+
 @guarded()
 def did_change(ls: WishServer, params: T.DidChangeTextDocumentParams) -> None:
-    refresh(ls, params.text_document.uri)
+    schedule(ls, params.text_document.uri)
 
 
 @guarded()
 def did_save(ls: WishServer, params: T.DidSaveTextDocumentParams) -> None:
     """A saved file may be the game other open documents extend: analyse them all again."""
     for uri in list(ls.analyses):
+        unschedule(ls, uri)
         refresh(ls, uri)
 
 
 @guarded()
 def did_close(ls: WishServer, params: T.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
+    unschedule(ls, uri)
     ls.analyses.pop(uri, None)
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -133,7 +174,7 @@ def did_close(ls: WishServer, params: T.DidCloseTextDocumentParams) -> None:
 
 @guarded()
 def on_hover(ls: WishServer, params: T.HoverParams) -> Optional[T.Hover]:
-    a = ls.analyses.get(params.text_document.uri)
+    a = current(ls, params.text_document.uri)
     found = hover(a, position(params)) if a is not None else None
     if found is None:
         return None
@@ -144,7 +185,7 @@ def on_hover(ls: WishServer, params: T.HoverParams) -> Optional[T.Hover]:
 @guarded()
 def on_definition(ls: WishServer, params: T.DefinitionParams) -> Optional[T.Location]:
     uri = params.text_document.uri
-    a = ls.analyses.get(uri)
+    a = current(ls, uri)
     d = definition_at(a, position(params)) if a is not None else None
     if d is None or d.span is None:
         return None
@@ -157,7 +198,7 @@ def on_definition(ls: WishServer, params: T.DefinitionParams) -> Optional[T.Loca
 
 @guarded(T.CompletionList(is_incomplete=False, items=[]))
 def on_completion(ls: WishServer, params: T.CompletionParams) -> T.CompletionList:
-    a = ls.analyses.get(params.text_document.uri)
+    a = current(ls, params.text_document.uri)
     items = completions(a, position(params)) if a is not None else []
     return T.CompletionList(is_incomplete=False, items=[
         T.CompletionItem(label=i.label, kind=T.CompletionItemKind(KINDS[i.kind]), detail=i.detail,
@@ -166,7 +207,7 @@ def on_completion(ls: WishServer, params: T.CompletionParams) -> T.CompletionLis
 
 @guarded([])
 def on_symbols(ls: WishServer, params: T.DocumentSymbolParams) -> list:
-    a = ls.analyses.get(params.text_document.uri)
+    a = current(ls, params.text_document.uri)
     return [symbol(s) for s in outline(a)] if a is not None else []
 
 
