@@ -4,7 +4,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
@@ -13,6 +13,8 @@ from dsl.errors import WishError, WishSyntaxError
 from dsl.fmt import FormatError, format_source, same_program
 from dsl.parser import parse
 from test_fuzz import GRAMMAR, SETTINGS, TERMINALS
+
+GENERATED = settings(SETTINGS, max_examples=60)  # three of four generated texts do not parse: 60 cost ~15 s
 from wishdsl.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -264,7 +266,7 @@ LAYOUTS = {**TERMINALS,
            "DOC": st.sampled_from(['"""a doc"""', '"""a\n  doc\n"""', '"""\n\tx\n   """'])}
 
 
-@SETTINGS
+@GENERATED
 @given(from_lark(GRAMMAR, explicit=LAYOUTS))
 def test_generated_programs_format_to_a_fixed_point_that_says_the_same(text):
     try:

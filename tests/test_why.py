@@ -91,7 +91,7 @@ def test_explaining_changes_nothing():
     game = load_game(WISH)
     for seed in (1, 2):
         plain = game.new_state(3, seed)
-        taken = play(plain, make_agents(["greedy"], 3, seed))
+        taken = play(plain, make_agents(["greedy", "random", "random"], 3, seed))
         why = ExplainingState.start(game, 3, seed)
         for a in taken:
             why.apply(a.label, a.player)
