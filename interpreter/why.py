@@ -16,6 +16,7 @@ frames of the effect stack and what started each come from `push`.
 from __future__ import annotations
 
 import sys
+import weakref
 from typing import Optional
 
 import attrs
@@ -26,7 +27,8 @@ from . import log
 from .log import Entry, render
 from .why_index import ROOTS, RuleIndex, Step, StepKind
 
-ACTION, TRIGGER, BLOCK = FrameKind.ACTION, FrameKind.TRIGGER, FrameKind.BLOCK
+ACTION, TRIGGER = FrameKind.ACTION, FrameKind.TRIGGER
+INDEXES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # Game → its RuleIndex, built once
 
 
 class TracedLog(list):
@@ -152,7 +154,7 @@ def running(st) -> tuple:
             if s is not None:
                 steps.extend(ix.running(st, spans[s], env))
             name = code.co_name
-            if name[0] == "b":
+            if name[0] == "b" and name[1:].isdigit():
                 return tuple(steps), local.get("f")
             if name[0] == "p" and name[1:].isdigit():
                 rule = g.block_names[int(name[1:])]
@@ -175,9 +177,9 @@ class ExplainingState(State):
 
     def _bind(self, game, players: int) -> None:
         super()._bind(game, players)
-        index = game.__dict__.get("_why_index")
+        index = INDEXES.get(game)
         if index is None:
-            index = game.__dict__["_why_index"] = RuleIndex(game)
+            index = INDEXES[game] = RuleIndex(game)  # beside the Game, never in it (a Game is pickled)
         self.trace = Trace(index)
 
     def new_log(self) -> list:
@@ -195,7 +197,11 @@ class ExplainingState(State):
         line = len(self.log) - 1 if kind is ACTION else None  # start_action has just written its line
         State.push(self, code, env, kind, data, depth, span)
         f = self.stack[-1]
-        trace.frames[id(f)] = (f, below, line)
+        frames = trace.frames
+        if len(frames) > 2 * len(self.stack) + 256:  # forget the frames that have ended (their chains are copied)
+            on = {id(g) for g in self.stack}
+            trace.frames = frames = {k: rec for k, rec in frames.items() if k in on}
+        frames[id(f)] = (f, below, line)
 
     def emit(self, key, args: tuple) -> None:
         waiting = len(self.after)
