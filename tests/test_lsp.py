@@ -290,6 +290,34 @@ def test_a_burst_of_changes_is_checked_once_and_requests_see_the_latest_text(pro
     assert client.close() == 0
 
 
+def test_formatting_is_wishdsl_fmt(project, client):
+    """textDocument/formatting gives `wishdsl fmt`'s layout as one edit of the whole text; nothing for a text
+    in that layout already; no answer for a text that does not parse."""
+    from dsl.fmt import format_source
+
+    init = client.request("initialize", {"processId": None, "rootUri": project.as_uri(), "capabilities": {}})
+    assert init["capabilities"]["documentFormattingProvider"]
+    client.notify("initialized", {})
+    uri = (project / "house" / "badges.wish").as_uri()
+    messy = HOUSE.replace("change scoring p {\n  score", "change scoring p{\n      score").replace(" * ", "*")
+    assert format_source(messy) == HOUSE != messy
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "wish", "version": 1,
+                                                            "text": messy}})
+    options = {"tabSize": 2, "insertSpaces": True}
+    (edit,) = client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options})
+    lines = messy.split("\n")
+    assert edit["range"] == {"start": {"line": 0, "character": 0},
+                             "end": {"line": len(lines) - 1, "character": utf16(lines[-1])}}
+    assert edit["newText"] == HOUSE
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"text": HOUSE}]})
+    assert client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options}) == []
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                             "contentChanges": [{"text": HOUSE + "play {"}]})
+    assert client.request("textDocument/formatting", {"textDocument": {"uri": uri}, "options": options}) is None
+    assert client.close() == 0
+
+
 def test_an_internal_error_is_logged_not_raised():
     from wishdsl.lsp.server import guarded
 

@@ -205,6 +205,26 @@ def on_completion(ls: WishServer, params: T.CompletionParams) -> T.CompletionLis
                          text_edit=T.TextEdit(range=lsp_range(i.range), new_text=i.insert)) for i in items])
 
 
+@guarded(None)
+def on_formatting(ls: WishServer, params: T.DocumentFormattingParams) -> Optional[list]:
+    """`wishdsl fmt` of the document's text: one edit replacing the whole text, none when it is formatted
+    already, and no answer (null) when the text does not parse (its diagnostics say why)."""
+    from dsl.errors import WishError
+    from dsl.fmt import format_source
+
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    try:
+        out = format_source(text.replace("\r\n", "\n"), path_of(uri))
+    except WishError:
+        return None
+    if out == text:
+        return []
+    lines = Lines(text, ls.encoding())
+    end = lines.position(len(lines.lines) + 1, 1)  # past the last line: the end of the text
+    return [T.TextEdit(range=lsp_range(((0, 0), end)), new_text=out)]
+
+
 @guarded([])
 def on_symbols(ls: WishServer, params: T.DocumentSymbolParams) -> list:
     a = current(ls, params.text_document.uri)
@@ -222,6 +242,7 @@ def build_server() -> WishServer:
     server.feature(T.TEXT_DOCUMENT_DEFINITION)(on_definition)
     server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=['"', "."]))(on_completion)
     server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(on_symbols)
+    server.feature(T.TEXT_DOCUMENT_FORMATTING)(on_formatting)
     return server
 
 
