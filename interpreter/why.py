@@ -85,8 +85,8 @@ class Trace:
             return ix.score_steps + (scoring,) + self.ending
         steps, frame = running(st)
         kind = e[0]
-        if kind is Entry.CHOICE or kind is Entry.ACTION:
-            span, who = (st.game.points[e[3]].span, e[1]) if kind is Entry.CHOICE else (self.asked or (None, e[1]))
+        if kind == Entry.CHOICE or kind == Entry.ACTION:  # (compiled rules write some kinds as plain ints)
+            span, who = (st.game.points[e[3]].span, e[1]) if kind == Entry.CHOICE else (self.asked or (None, e[1]))
             if not steps and span is not None:
                 steps = ix.running(st, span, st.stack[-1].env if st.stack else None)
             steps = (Step(StepKind.DECISION, f"{st.player_name(who)} decided", span, player=who),) + steps

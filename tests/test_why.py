@@ -5,6 +5,7 @@ chain ends at the set-up, the turn structure, the scoring or the game, and a lin
 resolves has that action (and its own log line) in its chain. Explaining changes nothing the game does.
 """
 import io
+import shutil
 import json
 from pathlib import Path
 
@@ -283,3 +284,26 @@ def test_any_game_explained_is_the_same_game(path, seed, players):
     assert why.log_lines() == plain.log_lines()
     for k in range(len(why.log)):
         check_chain(why, k)
+
+
+def test_a_failed_scenario_check_says_which_rules_last_changed_it(tmp_path):
+    """`wishdsl test`: a check that fails shows the last log line that changed the variable or zone, with its
+    chain (the scenario is run again on an explaining state); a value no line changed gets no chain."""
+    from wishdsl.scenario import run_paths
+
+    shutil.copy(ROOT / "games" / "wunschmaschine.wish", tmp_path / "wunschmaschine.wish")
+    (tmp_path / "fail.yaml").write_text(
+        'game: wunschmaschine.wish\nplayers: 4\nseed: 1\ndo:\n  - player 1: wish for "Heart"\n'
+        '  - {player 2: wait, player 3: slap, player 4: wait}\n  - player 3: guess heart\n'
+        'expect:\n  supply: 5\n  table: ["Pig"]\n  rows: 9\n', encoding="utf-8")
+    (result,) = run_paths([str(tmp_path / "fail.yaml")])
+    assert not result.ok
+    message = result.message
+    supply = message[message.index("supply: expected 5, got 19"):message.index("table: expected")]
+    assert "the last change, and why (--why):" in supply and "supply: 20 → 19" in supply
+    assert "transfer 1 from supply to p.coins" in supply and "if correct  → true" in supply
+    assert "procedure pay_from_supply(p: player) {  (p = player 3)" in supply
+    table = message[message.index("table: expected"):message.index("rows: expected")]
+    assert "move from table to deck" in table and "move table to deck face down" in table  # the next round
+    rows = message[message.index("rows: expected 9, got 1"):]  # @quiet: its changes are not in the log
+    assert "the last change" not in rows.split("last log lines")[0]

@@ -57,6 +57,8 @@ import attrs
 from dsl.errors import IllegalAction, ScenarioError, WishError
 from dsl.link import named_game
 from interpreter.game import load_game
+from interpreter.log import Entry
+from interpreter.why import ExplainingState, explanation_lines
 from interpreter.views import announcements
 
 from . import scenario_moments as M
@@ -112,10 +114,18 @@ def scenario_names(path) -> list:
 
 # ---------------------------------------------------------------- running
 def run_spec(path: str, spec: dict) -> ScenarioResult:
+    """Run one scenario. A failed check is run again on a state that explains its log (`--why`): the same seed
+    and steps give the same game, and the message then says which rules last changed what was checked."""
     name = spec["name"]
     try:
         Runner(path, spec).run()
     except ScenarioError as err:
+        try:
+            Runner(path, spec, explain=True).run()
+        except ScenarioError as explained:
+            err = explained
+        except Exception:  # noqa: BLE001 - the first message stands
+            pass
         return ScenarioResult(path, name, False, f"{name}: {err}")
     except WishError as err:
         return ScenarioResult(path, name, False, f"{name}: the game stopped with an error: {err}")
@@ -127,8 +137,8 @@ def run_spec(path: str, spec: dict) -> ScenarioResult:
 class Runner:
     """One scenario: load the game, apply `given`, run the steps, check `expect`."""
 
-    def __init__(self, path: str, spec: dict):
-        self.path, self.spec = path, spec
+    def __init__(self, path: str, spec: dict, explain: bool = False):
+        self.path, self.spec, self.explain = path, spec, explain
         self.where = "after set-up"
         self.st = None
 
@@ -177,6 +187,8 @@ class Runner:
         players = V.int_of(spec.get("players", game.min_players), "players")
         seed = V.int_of(spec.get("seed", 0), "seed")
         try:
+            if self.explain:
+                return ExplainingState.start(game, players, seed)  # a failed check says why (`last_change`)
             return game.new_state(players, seed)
         except WishError as err:
             fail(f"the game cannot start: {err}")
@@ -321,8 +333,14 @@ class Runner:
         return self.check_place(key, None, value, str(key))
 
     def check_place(self, name, seat, value, key: str) -> list:
+        place = V.place_of(self.st, name, seat, f"expect {key}")
+        problems = self.compare_place(place, seat, value, key)
+        if problems:
+            problems[-1] += last_change(self.st, place, seat)
+        return problems
+
+    def compare_place(self, place, seat, value, key: str) -> list:
         st = self.st
-        place = V.place_of(st, name, seat, f"expect {key}")
         if place[0] == "kvar":
             out = []
             info = place[2]
@@ -422,6 +440,30 @@ class Runner:
 
 
 # ---------------------------------------------------------------- helpers
+def last_change(st, place, seat) -> str:
+    """Why a variable or zone holds what it holds: the last log line that changed it, with the chain that wrote
+    it (`--why`), as text to add to a failed check; "" when no line of the log changed it (set up so, or a
+    variable whose changes are not logged)."""
+    if not isinstance(st, ExplainingState):
+        return ""
+    k = next((k for k in range(len(st.log) - 1, -1, -1) if _changes(st.log[k], place, seat)), None)
+    if k is None:
+        return ""
+    return "\n    the last change, and why (--why):\n" + "\n".join(
+        "    " + line for line in explanation_lines(st, k))
+
+
+def _changes(e: tuple, place, seat) -> bool:
+    """Does log entry `e` change this place: a variable's value, or the cards of a zone?"""
+    if place[0] == "zone":
+        slot = place[1]
+        return (e[0] == Entry.MOVE and slot in (e[3], e[4])) or (e[0] == Entry.SHUFFLE and e[1] == slot)
+    if e[0] != Entry.VAR:
+        return False
+    group = {"var": 0 if seat is None else 1, "kvar": 2}[place[0]]
+    return e[1] == group and e[2] == place[1] and (group != 1 or e[3] == seat)
+
+
 def describe(step) -> str:
     if not isinstance(step, dict) or not step:
         return repr(step)

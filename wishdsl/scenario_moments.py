@@ -17,11 +17,12 @@ KEYS = ("before_log", "after_log")
 class Watch(list):
     """The log of a state while one decision runs: for each watched (key, text), the first time an entry whose
     text contains `text` is appended, a copy of the state is kept in `moments` — before the append for
-    `before_log`, after it for `after_log`."""
+    `before_log`, after it for `after_log`. Every entry is also appended to the state's own log (`inner`, which
+    may record more: an explaining state's), which the state gets back afterwards."""
 
     def __init__(self, st, wanted):
         super().__init__(st.log)
-        self.st, self.waiting, self.moments = st, list(wanted), {}
+        self.st, self.inner, self.waiting, self.moments = st, st.log, list(wanted), {}
 
     def append(self, entry) -> None:
         hits = []
@@ -32,6 +33,7 @@ class Watch(list):
                 self.waiting.remove(w)
                 if w[0] == "before_log":
                     self.moments[w] = self.st.clone()
+        self.inner.append(entry)
         super().append(entry)
         for w in hits:
             if w[0] == "after_log":
@@ -68,7 +70,7 @@ def run_watching(st, texts: list, run) -> dict:
     try:
         run()
     finally:
-        st.log = list(st.log)
+        st.log = watch.inner
     return watch.moments
 
 
