@@ -8,6 +8,7 @@ explaining state of it starts.
 from __future__ import annotations
 
 import enum
+import hashlib
 from typing import Optional
 
 import attrs
@@ -15,6 +16,7 @@ import attrs
 from dsl import ast as A
 from dsl import linked
 from dsl.check_table import secret_read
+from dsl.errors import WishError
 from dsl.types import holds_cards
 
 from . import log
@@ -80,7 +82,11 @@ class RuleIndex:
 
     def __init__(self, game):
         self.sym = game.sym
-        self.texts = {path: text.splitlines() for path, text in linked.sources(game.program).items()}
+        sources = linked.sources(game.program)
+        if {p: _digest(t) for p, t in sources.items()} != game.sources:  # read again from disk since it loaded
+            raise WishError(f"{game.path} changed on disk since the game was loaded: its lines cannot explain "
+                            "this game; run it again")
+        self.texts = {path: text.splitlines() for path, text in sources.items()}
         self.around: dict = {}  # statement span → ((condition, value, word), …), innermost first
         self.owners: dict = {}  # block span → the declaration (or ability) whose body it is
         self.loop_vars: dict = {}  # span of a `for` → ((its variable, its type),)
@@ -194,6 +200,11 @@ class RuleIndex:
         parts = [lines[span.line - 1][span.col - 1:]] + lines[span.line:span.end_line - 1]
         parts.append(lines[span.end_line - 1][:span.end_col - 1])
         return " ".join(" ".join(p.split()) for p in parts if p.strip())
+
+
+def _digest(text: str) -> str:
+    """A file's text as `Game.sources` keeps it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _children(node) -> list:

@@ -307,3 +307,17 @@ def test_a_failed_scenario_check_says_which_rules_last_changed_it(tmp_path):
     assert "move from table to deck" in table and "move table to deck face down" in table  # the next round
     rows = message[message.index("rows: expected 9, got 1"):]  # @quiet: its changes are not in the log
     assert "the last change" not in rows.split("last log lines")[0]
+
+
+def test_a_game_file_changed_on_disk_cannot_explain_the_game(tmp_path):
+    """A game loaded from the cache of compiled games reads its syntax tree again from disk when asked
+    (`Game.checked`): if the file changed since, its lines would not be the rules that run; explaining refuses."""
+    from dsl.errors import WishError
+
+    path = tmp_path / "wunschmaschine.wish"
+    shutil.copy(ROOT / "games" / "wunschmaschine.wish", path)
+    game = load_game(str(path))
+    game._checked = None  # as a game from the cache holds it
+    path.write_text("# a comment moves every line down\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    with pytest.raises(WishError, match="changed on disk since the game was loaded"):
+        ExplainingState.start(game, 3, 1)
