@@ -424,6 +424,43 @@ def test_a_spectator_sees_only_what_every_player_knows_until_the_end(catalog, tm
     assert end["view"]["over"] and all("name" in c for z in end["view"]["zones"] for c in z["cards"])
 
 
+def test_a_page_asks_why_a_line_was_written(catalog, tmp_path):
+    """`{"type": "why", "line": N}`: the chain of rules that wrote log line N, to that page only, as its seat may
+    know it (the chain `wishdsl run --why` gives, cut where it reads what the seat cannot see); a line the log
+    does not have is refused and the game goes on."""
+    from interpreter.why import explanation_lines
+
+    def reply(seat: Seat) -> dict:
+        while True:  # table messages of the AI seats' moves may come first
+            msg = seat.receive()
+            if msg["type"] in ("why", "refused"):
+                return msg
+
+    with server(catalog, tmp_path / "t.db") as client:
+        links = open_table(client, game=TW, players=3, seats="human,random,random", seed=6)
+        me = Seat(client, links["seats"][0]["url"])
+        try:
+            st = client.app.state.server.tables[links["id"]].state
+            lines = len(st.log)
+            for line in (1, lines):
+                me.ws.send_text(json.dumps({"type": "why", "line": line}))
+                msg = reply(me)
+                want = explanation_lines(st, line - 1, 0)
+                assert msg == {"type": "why", "line": line, "text": want[0].strip(),
+                               "chain": [x.strip() for x in want[1:]]}
+            assert msg["chain"][-1].startswith(("← play ", "← setup ", "← scoring "))
+            secret = next(k for k in range(lines) if any(step.secret for step in st.trace.chains[k]))
+            me.ws.send_text(json.dumps({"type": "why", "line": secret + 1}))  # a condition reads a hidden card
+            got = reply(me)
+            assert any("depends on what you cannot see" in step for step in got["chain"])
+            assert got["chain"] != [x.strip() for x in explanation_lines(st, secret)[1:]]
+            me.ws.send_text(json.dumps({"type": "why", "line": lines + 5}))
+            refused = reply(me)
+            assert refused["type"] == "refused" and f"no line {lines + 5} in the log" in refused["reason"]
+        finally:
+            me.close()
+
+
 def test_pages_escape_what_game_files_say(tmp_path):
     text = open("tests/games/engine_test.wish", encoding="utf-8").read()
     hostile = tmp_path / "evil.wish"

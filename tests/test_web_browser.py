@@ -113,4 +113,12 @@ def test_three_wishes_shows_question_marks_until_a_card_is_seen(playwright, tmp_
         assert watcher.inner_text("#who") == "Spectator"
         hands = watcher.locator(".panel .card")
         assert hands.count() and set(hands.all_inner_texts()) == {"?"}  # no player's cards while the game runs
+        page.locator("#log li").first.click()  # why was line 1 written: the game itself
+        page.wait_for_selector("#why:not([hidden])")
+        assert page.inner_text("#why h3").startswith("Why line 1: 3 Wishes: 3 players, seed 5")
+        assert page.locator("#why .chain li").first.inner_text().startswith("game ")
+        page.locator("#log li").nth(2).click()  # a line of the deal: a statement, the procedures, the turn order
+        page.wait_for_function("document.querySelector('#why h3').textContent.startsWith('Why line 3')")
+        steps = page.locator("#why .chain li").all_inner_texts()
+        assert steps[0].startswith("statement ") and steps[-1].startswith(("play ", "setup "))
         browser.close()

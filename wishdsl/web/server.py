@@ -261,8 +261,13 @@ class Server:
             msg = json.loads(text)
         except ValueError:
             return "a message must be JSON"
+        if isinstance(msg, dict) and msg.get("type") == "why":
+            reply, reason = table.why(conn.seat, msg.get("line"))
+            if reply is not None:
+                await conn.socket.send_text(json.dumps(reply, ensure_ascii=False))
+            return reason
         if not isinstance(msg, dict) or msg.get("type") != "act":
-            return 'a message is {"type": "act", "decision": N, "option": I}'
+            return 'a message is {"type": "act", "decision": N, "option": I} or {"type": "why", "line": N}'
         reason = table.refusal(conn.seat, msg.get("decision"), msg.get("option"))
         if reason is not None:
             return reason

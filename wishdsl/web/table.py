@@ -18,6 +18,7 @@ from typing import Optional
 
 from dsl.errors import IllegalAction, WishError
 from interpreter.views import PUBLIC
+from interpreter.why import explanation_lines
 
 from ..replay import ReplayError, game_document, replay_actions
 from .store import TableRow
@@ -42,7 +43,7 @@ class LiveTable:
         if self.broken is None:
             try:  # with people at the table, the order their answers arrive in counts (a slap race)
                 self.state = replay_actions(game, row.players, row.seed, self.taken, "the table's decisions",
-                                            timed=HUMAN in row.specs)
+                                            timed=HUMAN in row.specs, why=True)  # a page may ask `why`
             except (ReplayError, WishError) as err:
                 self.broken = f"this table cannot go on: {err}"
 
@@ -134,14 +135,29 @@ class LiveTable:
                 "seat": None if seat == SPECTATOR else seat, "broken": self.broken}
         if st is None:
             return base
-        reader = seat if seat != SPECTATOR else (None if st.is_over else PUBLIC)
-        view = st.view(reader, log_from)
+        view = st.view(self.reader(seat), log_from)
         base.update(view=view, decision_number=st.decisions, taken=len(self.taken), log_from=log_from)
         if seat != SPECTATOR and view["decision"] is not None and "options" in view["decision"]:
             base["options"] = list(st.legal_actions(seat).texts())
         if st.is_over:
             base["result"] = st.result()
         return base
+
+    def reader(self, seat):
+        """Whose reading of the game a seat's page shows: the seat's; the onlooker's for the spectator until the
+        game is over, then everything."""
+        return seat if seat != SPECTATOR else (None if self.state.is_over else PUBLIC)
+
+    def why(self, seat, line) -> tuple:
+        """(the message explaining log line `line` (1-based) to a seat — the chain of rules that wrote it, as
+        the seat may know it (interpreter/why.py) — or None, the reason it cannot be)."""
+        st = self.state
+        if st is None:
+            return None, "this table has no game running"
+        if type(line) is not int or not 1 <= line <= len(st.log):
+            return None, f"there is no line {str(line)[:20]} in the log (1 to {len(st.log)})"
+        lines = explanation_lines(st, line - 1, self.reader(seat))
+        return {"type": "why", "line": line, "text": lines[0].strip(), "chain": [x.strip() for x in lines[1:]]}, None
 
     def step(self, k: int) -> dict:
         """A finished game after its first `k` decisions, as everyone may now see it (the replay's message)."""

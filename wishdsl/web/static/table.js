@@ -184,8 +184,28 @@
   function drawLog(msg) {
     const log = $("log");
     if (msg.log_from === 0) log.replaceChildren();
-    for (const line of msg.view.log) log.appendChild(el("li", null, line));
+    msg.view.log.forEach((line, i) => {
+      const li = el("li", null, line);
+      li.dataset.line = String(msg.log_from + i + 1);
+      li.title = "Why? Click to see the rules that wrote this line";
+      li.addEventListener("click", () => askWhy(Number(li.dataset.line)));
+      log.appendChild(li);
+    });
     log.scrollTop = log.scrollHeight;
+  }
+
+  // Why did that happen: the chain of rules that wrote a line of the log, as this seat may know it.
+  function askWhy(line) {
+    if (replaying || !socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({type: "why", line: line}));
+  }
+  function drawWhy(msg) {
+    const box = $("why");
+    box.replaceChildren(el("h3", null, "Why line " + msg.line + ": " + msg.text.replace(/^\d+\s+/, "")));
+    const list = el("ol", "chain");
+    for (const step of msg.chain) list.appendChild(el("li", null, step.replace(/^← /, "")));
+    box.appendChild(list);
+    box.hidden = false;
   }
 
   function draw(msg) {
@@ -236,6 +256,7 @@
       const msg = JSON.parse(ev.data);
       if (msg.type === "glossary") glossary = msg;
       else if (msg.type === "table" && !replaying) draw(msg);
+      else if (msg.type === "why") drawWhy(msg);
       else if (msg.type === "refused") {
         $("notice").textContent = msg.reason;
         if (last) drawDecision(last);
