@@ -26,7 +26,6 @@ from .words import quote
 from .render import decl_label, environment, reconstructed, tidy
 from .source import Sources, stylesheet
 
-POSITION_FIELDS = ("span", "columns_span")
 
 
 @attrs.define
@@ -57,14 +56,7 @@ class GameDiff:
 
 def same(a, b) -> bool:
     """Equal syntax trees, ignoring source positions."""
-    if type(a) is not type(b):
-        return False
-    if attrs.has(type(a)):
-        return all(same(getattr(a, f.name), getattr(b, f.name))
-                   for f in attrs.fields(type(a)) if f.name not in POSITION_FIELDS)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
+    return A.difference(a, b) is None
 
 
 def game_diff(base: str, variant: str) -> GameDiff:

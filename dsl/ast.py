@@ -747,6 +747,37 @@ def deepest(root: Node):
     return best
 
 
+def difference(a, b) -> Optional[str]:
+    """None when two syntax trees say the same thing — source positions (every Span) and a Program's text
+    aside — else where they first differ (a path such as `program.decls[3].body`, near a node's place)."""
+    todo = [(a, b, "program", None)]
+    while todo:
+        x, y, where, near = todo.pop()
+        if type(x) is not type(y):
+            return _near(where, near)
+        if isinstance(x, Span):
+            continue
+        if isinstance(x, (list, tuple)):
+            if len(x) != len(y):
+                return _near(where, near)
+            todo.extend((p, q, f"{where}[{i}]", near) for i, (p, q) in enumerate(zip(x, y)))
+        elif isinstance(x, dict):
+            if x.keys() != y.keys():
+                return _near(where, near)
+            todo.extend((x[k], y[k], f"{where}[{k!r}]", near) for k in x)
+        elif isinstance(x, Node):
+            todo.extend((getattr(x, n), getattr(y, n), f"{where}.{n}", x) for n in field_names(type(x))
+                        if not (n == "source" and isinstance(x, Program)))
+        elif x != y:
+            return _near(where, near)
+    return None
+
+
+def _near(path: str, node) -> str:
+    span = getattr(node, "span", None)
+    return f"{path}, near {span}" if span is not None and span.line > 0 else path
+
+
 def uses_names(root: Node, names: set) -> bool:
     """Does any plain name inside `root` read one of `names`?"""
     return any(isinstance(node, Name) and node.name in names for node, _ in walk(root))

@@ -4,7 +4,7 @@ A printer over the parser's own grammar and lexer. The text is parsed with every
 collected by a lexer callback); the tree says where items (declarations, statements, fields, rows…) start and
 which braces hold bodies; the tokens are written again with canonical spacing and indentation. Line breaks
 inside an item are the author's, blank lines are kept (one at most), doc strings keep their text. What is
-written must parse to the same program, spans aside (`same_program`), or it is refused.
+written must parse to the same program, spans aside (`dsl.ast.difference`), or it is refused.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def format_source(text: str, path: str = "<string>", before: Optional[A.Program]
     except WishError as err:
         raise FormatError(f"{path}: internal error of fmt: the formatted text does not parse "
                           f"({err.render()}); the file is left unchanged") from None
-    where = same_program(before, after)
+    where = A.difference(before, after)
     if where is not None:
         raise FormatError(f"{path}: internal error of fmt: the formatted text would mean something else ({where}); "
                           "the file is left unchanged")
@@ -78,41 +78,6 @@ def write_formatted(path: str, text: str) -> None:
     except OSError as err:
         tmp.unlink(missing_ok=True)
         raise WishError(f"{path}: cannot write it: {err.strerror}") from None
-
-
-# ---------------------------------------------------------------- same program
-
-
-def same_program(a, b) -> Optional[str]:
-    """None when two syntax trees say the same thing (spans and source text aside), else where they differ."""
-    todo = [(a, b, "program", None)]
-    while todo:
-        x, y, where, near = todo.pop()
-        if type(x) is not type(y):
-            return _where(where, near)
-        if isinstance(x, A.Span):
-            continue
-        if isinstance(x, (list, tuple)):
-            if len(x) != len(y):
-                return _where(where, near)
-            todo.extend((p, q, f"{where}[{i}]", near) for i, (p, q) in enumerate(zip(x, y)))
-        elif isinstance(x, dict):
-            if x.keys() != y.keys():
-                return _where(where, near)
-            todo.extend((x[k], y[k], f"{where}[{k!r}]", near) for k in x)
-        elif isinstance(x, A.Node):
-            for name in A.field_names(type(x)):
-                p, q = getattr(x, name), getattr(y, name)
-                if not (name == "source" and isinstance(x, A.Program)):
-                    todo.append((p, q, f"{where}.{name}", x))
-        elif x != y:
-            return _where(where, near)
-    return None
-
-
-def _where(path: str, node) -> str:
-    span = getattr(node, "span", None)
-    return f"{path}, near {span}" if span is not None and span.line > 0 else path
 
 
 # ---------------------------------------------------------------- the printer

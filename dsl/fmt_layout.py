@@ -6,7 +6,7 @@ braces hold a body, which parentheses belong to a call, and how wide the columns
 """
 from __future__ import annotations
 
-from .parser import _grammar_text, _reserve, grammar_parser
+from .parser import layout_parser
 
 ALIGN_LIMIT = 64  # a table column with a wider cell is not padded, nor any column after it
 
@@ -82,15 +82,10 @@ def tokens(text: str) -> list:
 
 
 def _fmt_parser():
-    """The grammar's LALR parser keeping every token, with dsl.parser's NAME callback; comments collected."""
+    """The grammar's LALR parser keeping every token (dsl.parser.layout_parser); comments collected."""
     global _parser
     if _parser is None:
-        import lark
-
-        grammar_parser()  # fills the keyword table that dsl.parser._reserve reads
-        _parser = lark.Lark(_grammar_text(), parser="lalr", lexer="contextual", keep_all_tokens=True,
-                            maybe_placeholders=True, cache=True,
-                            lexer_callbacks={"NAME": _reserve, "COMMENT": _comments.append})
+        _parser = layout_parser(_comments.append)
     return _parser
 
 

@@ -62,6 +62,16 @@ def grammar_parser() -> "lark.Lark":
     return _parser
 
 
+def layout_parser(on_comment) -> "lark.Lark":
+    """A second LALR parser of the same grammar for `wishdsl fmt` (dsl/fmt_layout.py): every token kept, each
+    comment passed to `on_comment`, keywords given back as the main parser does."""
+    import lark
+
+    grammar_parser()  # fills the keyword table `_reserve` reads
+    return lark.Lark(_grammar_text(), parser="lalr", lexer="contextual", keep_all_tokens=True,
+                     maybe_placeholders=True, cache=True, lexer_callbacks={"NAME": _reserve, "COMMENT": on_comment})
+
+
 # ---------------------------------------------------------------- friendly names of terminals
 
 _TOKEN_WORDS = {

@@ -20,6 +20,11 @@ from .state import STATE_FORMAT, data_from_json
 from .tables import Builder, Identities, Layout
 
 
+def source_digests(texts: dict) -> dict:
+    """{path: SHA-256 of its text} of a game's files (`Game.sources`: what the compiled game was made from)."""
+    return {path: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() for path, text in texts.items()}
+
+
 class Game:
     """A checked, compiled game. `new_state(players, seed)` starts one."""
 
@@ -29,8 +34,7 @@ class Game:
         self.variant = variant
         self.allow = tuple(allow)
         self.path = program.path
-        self.sources = {path: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-                        for path, text in linked.sources(program).items()}
+        self.sources = source_digests(linked.sources(program))
         g = sym.game
         self.name = g.name
         self.title = g.name + (f" ({variant})" if variant else "")

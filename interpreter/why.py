@@ -157,9 +157,10 @@ def running(st) -> tuple:
             if name[0] == "b" and name[1:].isdigit():
                 return tuple(steps), local.get("f")
             if name[0] == "p" and name[1:].isdigit():
-                rule = g.block_names[int(name[1:])]
+                code_number = int(name[1:])
+                rule = g.block_names[code_number]
                 if rule:
-                    step = ix.rule_step(g.block_spans[int(name[1:])], StepKind.PROCEDURE, rule)
+                    step = ix.rule_step(g.block_spans[code_number], StepKind.PROCEDURE, rule)
                     steps.append(step.with_bindings(st, env or {}, ix.params.get(rule, ())))
         fr = fr.f_back
     return tuple(steps), None

@@ -8,7 +8,6 @@ explaining state of it starts.
 from __future__ import annotations
 
 import enum
-import hashlib
 from typing import Optional
 
 import attrs
@@ -20,6 +19,7 @@ from dsl.errors import WishError
 from dsl.types import holds_cards
 
 from . import log
+from .game import source_digests
 
 
 class StepKind(enum.Enum):
@@ -83,7 +83,7 @@ class RuleIndex:
     def __init__(self, game):
         self.sym = game.sym
         sources = linked.sources(game.program)
-        if {p: _digest(t) for p, t in sources.items()} != game.sources:  # read again from disk since it loaded
+        if source_digests(sources) != game.sources:  # read again from disk since it loaded
             raise WishError(f"{game.path} changed on disk since the game was loaded: its lines cannot explain "
                             "this game; run it again")
         self.texts = {path: text.splitlines() for path, text in sources.items()}
@@ -113,7 +113,7 @@ class RuleIndex:
                 self.around.setdefault(s.span, conds)
                 self._stmt(s, conds)
             return
-        for child in _children(node):
+        for child in A.children(node):
             if isinstance(child, A.Block) and not isinstance(node, A.Stmt):
                 self.owners.setdefault(child.span, node)
             self._walk(child, conds)
@@ -141,7 +141,7 @@ class RuleIndex:
                 self.loop_vars[s.span] = ((s.var, elem),)
             self._walk(s.body, ((s, None, "loop"),) + conds)
         else:
-            for child in _children(s):
+            for child in A.children(s):
                 self._walk(child, conds)
 
     # ---------------------------------------------------------------- steps
@@ -174,7 +174,7 @@ class RuleIndex:
         """Does a condition read what some player may not see: a hidden zone, a rule value hidden cards change,
         or any card at all (which card a name holds may be one a player never saw)."""
         return secret_read(cond, self.sym) is not None or any(
-            getattr(n, "ty", None) is not None and holds_cards(n.ty) for n in _nodes(cond))
+            getattr(n, "ty", None) is not None and holds_cards(n.ty) for n, _ in A.walk(cond))
 
     def rule_step(self, block_span: A.Span, kind: StepKind, fallback: str) -> Step:
         """The step of a rule running from a frame: its declaration's first line where the block is known."""
@@ -200,28 +200,3 @@ class RuleIndex:
         parts = [lines[span.line - 1][span.col - 1:]] + lines[span.line:span.end_line - 1]
         parts.append(lines[span.end_line - 1][:span.end_col - 1])
         return " ".join(" ".join(p.split()) for p in parts if p.strip())
-
-
-def _digest(text: str) -> str:
-    """A file's text as `Game.sources` keeps it."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _children(node) -> list:
-    """The nodes directly under `node` (in fields, and in lists of its fields)."""
-    out = []
-    for f in attrs.fields(type(node)):
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
-        if isinstance(v, A.Node):
-            out.append(v)
-        elif isinstance(v, (list, tuple)):
-            out.extend(x for x in v if isinstance(x, A.Node))
-    return out
-
-
-def _nodes(node):
-    yield node
-    for child in _children(node):
-        yield from _nodes(child)

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from dsl import ast as A
+from dsl.ast import difference as same_program
 from dsl.errors import WishError, WishSyntaxError
-from dsl.fmt import FormatError, format_source, same_program
+from dsl.fmt import FormatError, format_source
 from dsl.parser import parse
 from test_fuzz import GRAMMAR, SETTINGS, TERMINALS
 

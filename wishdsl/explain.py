@@ -24,13 +24,6 @@ def line_number(text: str) -> int:
     return n
 
 
-def explaining_start(game, players: int, seed: int, timed: bool = False):
-    """A new game whose lines can be explained."""
-    from interpreter.why import ExplainingState
-
-    return ExplainingState.start(game, players, seed, timed)
-
-
 def live_printer(state_of: Callable, out: Callable = print) -> Callable:
     """An `on_log` for `play`: each line as it comes, followed by its chain (`state_of()` gives the state)."""
     from interpreter.why import explanation_lines

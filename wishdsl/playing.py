@@ -42,10 +42,10 @@ def cmd_run(args) -> int:
 
 def start_state(args, game, players: int, seed: int, agents: list):
     """A new game; one that explains its lines (`--why`, and `why N` for a person at the table) when asked."""
-    from .explain import explaining_start
+    from interpreter.why import ExplainingState
 
     if args.why is not None or any(a.name == "human" for a in agents):
-        return explaining_start(game, players, seed)
+        return ExplainingState.start(game, players, seed)
     return game.new_state(players, seed)
 
 
