@@ -54,16 +54,13 @@ def _encode(v):
     return v
 
 
-def _decode(v):
-    if isinstance(v, list):
-        return [_decode(x) for x in v]
-    if isinstance(v, dict):
-        kind = v["_"]
-        if kind == "tuple":
-            return tuple(_decode(x) for x in v["items"])
-        cls = _CLASSES[kind]  # only the syntax tree's own classes
-        return cls(**{k: _decode(x) for k, x in v.items() if k != "_"})
-    return v
+def _decode(obj: dict):
+    """One JSON object of an entry, its members already decoded (json's `object_hook`, called innermost
+    first): a tuple, or a node of one of the syntax tree's own classes."""
+    kind = obj.pop("_")
+    if kind == "tuple":
+        return tuple(obj["items"])
+    return _CLASSES[kind](**obj)  # only the syntax tree's own classes
 
 
 def _digest(key: str, body: str) -> str:
@@ -80,7 +77,7 @@ def load(key: str) -> Optional[A.Program]:
         if not (isinstance(header, dict) and header.get("format") == FORMAT and header.get("key") == key
                 and header.get("digest") == _digest(key, body)):
             return None
-        program = _decode(json.loads(body))
+        program = json.loads(body, object_hook=_decode)
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None
     return program if isinstance(program, A.Program) else None

@@ -9,7 +9,7 @@ engine (the engine's own source files, by size and modification time).
 Like Python's own `__pycache__`, an entry is code to run: it is only ever read from a directory and a file that
 belong to the user running wishdsl and that nobody else may write to, and the unpickler builds only classes of
 the engine (`CLASSES`), never a function by name. It is written by wishdsl alone, from a checked game.
-`WISHDSL_CACHE=0` turns it off (the tests do); an unwritable or unsafe directory simply means no cache.
+`WISHDSL_CACHE=0` turns it off (the tests use a temporary folder of their own); an unwritable or unsafe directory simply means no cache.
 """
 from __future__ import annotations
 
@@ -55,8 +55,11 @@ def engine_stamp() -> str:
 
 
 def key_of(path: str, variant: Optional[str], allow: tuple) -> str:
+    """The entry of a file, variant and allowed folders, for the path as written and the file it leads to: the
+    compiled rules name their files as the path was written (errors, `--why`), so another spelling of it (from
+    another folder, or absolute) is compiled afresh rather than shown under names that lead nowhere."""
     h = hashlib.sha256(FORMAT)
-    for part in (str(Path(path).resolve()), variant or "", "\0".join(allow), engine_stamp()):
+    for part in (str(Path(path).resolve()), str(path), variant or "", "\0".join(allow), engine_stamp()):
         h.update(part.encode("utf-8", "surrogatepass") + b"\0")
     return h.hexdigest()
 
@@ -131,7 +134,7 @@ def load(path: str, variant: Optional[str], allow: tuple):
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError, IndexError,
             pickle.UnpicklingError):
         return None
-    game.path, game.sources = path, sources  # as named now: the entry may come from another folder's run
+    game.sources = sources
     game.rules.code = code
     game.rules.bind()
     game.rules.fill(game.table)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import weakref
 
 import attrs
 
@@ -11,35 +12,62 @@ from .frames import MODULE_NAME
 
 
 def broken_amounts(st) -> list:
-    """No variable below its minimum, no negative amount in a bag, no zone over its limit."""
-    g, out = st.game, []
-    for i in _watched(g.gvars):
-        _check_amount(g.gvars[i], lambda: "", st.gvars[i], out)
-    pvars = _watched(g.pvars)
-    for p in st.seats:
-        row = st.pvars[p]
-        for i in pvars:
-            _check_amount(g.pvars[i], lambda: f"{st.player_name(p)} ", row[i], out)
-    for i in _watched(g.kvars):
-        for k, v in enumerate(st.kvars[i]):
-            _check_amount(g.kvars[i], lambda: f"[{k}] ", v, out)
-    for slot, limit in enumerate(st.lay.slot_limit):
-        if limit is not None and len(st.zones[slot]) > limit(st, {}):
-            out.append(f"{st.lay.slot_names[slot]} holds {len(st.zones[slot])} cards, over its limit")
+    """No variable below its minimum, no negative amount in a bag, no zone over its limit. A first pass only
+    compares (it runs after every decision of the playout tests); messages are written for what is broken."""
+    g = st.game
+    gw, pw, kw = _watched(g)
+    gvars, pvars, kvars = st.gvars, st.pvars, st.kvars
+    seats = st.seats
+    bad = (any(_below(m, bag, (gvars[i],)) for i, m, bag in gw)
+           or any(_below(m, bag, [pvars[p][i] for p in seats]) for i, m, bag in pw)
+           or any(_below(m, bag, kvars[i]) for i, m, bag in kw))
+    out: list = []
+    if bad:
+        for i, _, _ in gw:
+            _check_amount(g.gvars[i], "", gvars[i], out)
+        for p in seats:
+            for i, _, _ in pw:
+                _check_amount(g.pvars[i], f"{st.player_name(p)} ", pvars[p][i], out)
+        for i, _, _ in kw:
+            for k, v in enumerate(kvars[i]):
+                _check_amount(g.kvars[i], f"[{k}] ", v, out)
+    lay, zones = st.lay, st.zones
+    for slot, limit in enumerate(lay.slot_limit):
+        if limit is not None and len(zones[slot]) > limit(st, {}):
+            out.append(f"{lay.slot_names[slot]} holds {len(zones[slot])} cards, over its limit")
     return out
 
 
-def _watched(infos) -> list:
-    """The variables an amount check looks at: those with a minimum, and bags."""
-    return [i for i, info in enumerate(infos) if info.minimum is not None or info.ty.kind == "bag"]
+_WATCHED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-def _check_amount(info, owner, value, out: list) -> None:
-    """`owner()` names whose variable it is, written only for a broken one."""
+def _watched(game) -> tuple:
+    """Per kind of variable (shared, per player, keyed), those an amount check looks at — with a minimum, or
+    bags — as (index, minimum, is a bag); worked out once per game."""
+    w = _WATCHED.get(game)
+    if w is None:
+        w = _WATCHED[game] = tuple(
+            tuple((i, info.minimum, info.ty.kind == "bag") for i, info in enumerate(infos)
+                  if info.minimum is not None or info.ty.kind == "bag")
+            for infos in (game.gvars, game.pvars, game.kvars))
+    return w
+
+
+def _below(minimum, bag: bool, values) -> bool:
+    """Is one of these values of a variable below its minimum, or a bag with a negative amount?"""
+    for v in values:
+        if minimum is not None and isinstance(v, int) and v < minimum:
+            return True
+        if bag and isinstance(v, tuple) and v and min(v) < 0:
+            return True
+    return False
+
+
+def _check_amount(info, owner: str, value, out: list) -> None:
     if info.minimum is not None and isinstance(value, int) and value < info.minimum:
-        out.append(f"{owner()}{info.name} is {value}, below its minimum {info.minimum}")
+        out.append(f"{owner}{info.name} is {value}, below its minimum {info.minimum}")
     if info.ty.kind == "bag" and isinstance(value, tuple) and any(x < 0 for x in value):
-        out.append(f"{owner()}{info.name} holds a negative amount")
+        out.append(f"{owner}{info.name} holds a negative amount")
 
 
 def rule_path(st, most: int = 6) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -21,8 +22,11 @@ from .tables import Builder, Identities, Layout
 
 
 def source_digests(texts: dict) -> dict:
-    """{path: SHA-256 of its text} of a game's files (`Game.sources`: what the compiled game was made from)."""
-    return {path: hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() for path, text in texts.items()}
+    """{absolute path: SHA-256 of its text} of a game's files (`Game.sources`: what the compiled game was made
+    from). Absolute, as the cache of compiled games keeps them, so a game compiled now and one read from the
+    cache name their files alike."""
+    return {os.path.abspath(path): hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+            for path, text in texts.items()}
 
 
 class Game:

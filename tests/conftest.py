@@ -1,11 +1,19 @@
-"""Tests parse thousands of generated texts: keep them out of the user's parse cache."""
+"""The tests' environment. Their caches (parsed files, compiled games) are their own, never the user's: one
+temporary folder for the whole run, shared by the xdist workers (entries are written atomically and keyed by
+content, as for several `wishdsl` processes of one user) and removed at the end. Fuzz tests parse their texts
+uncached (dsl.parser.parse's `cached=False`)."""
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
-os.environ["WISHDSL_CACHE"] = "0"
+_OWN_CACHE = "WISHDSL_TESTS_CACHE_HOME" not in os.environ  # this process made it (xdist workers inherit it)
+if _OWN_CACHE:
+    os.environ["WISHDSL_TESTS_CACHE_HOME"] = tempfile.mkdtemp(prefix="wishdsl-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = os.environ["WISHDSL_TESTS_CACHE_HOME"]
+os.environ.pop("WISHDSL_CACHE", None)
 # the key that signs saves (wishdsl/saves.py) is the tests' own, not the user's
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="wishdsl-tests-config-")
 
@@ -19,3 +27,8 @@ def allow_the_project(monkeypatch):
     from dsl import link
 
     monkeypatch.setattr(link, "ALLOWED", [ROOT])
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE and not hasattr(config, "workerinput"):
+        shutil.rmtree(os.environ["WISHDSL_TESTS_CACHE_HOME"], ignore_errors=True)

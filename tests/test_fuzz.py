@@ -31,7 +31,7 @@ TERMINALS = {
 
 def front_end(text: str) -> None:
     try:
-        check_program(parse(text, "fuzz.wish"))
+        check_program(parse(text, "fuzz.wish", cached=False))
     except WishError as err:
         assert err.render()
 

@@ -117,17 +117,40 @@ def test_a_folder_allowed_with_allow_keys_the_cache_too(cached, monkeypatch):
     assert len(entries(cached)) == 2  # without the folder, another entry
 
 
-def test_a_game_from_the_cache_is_named_as_it_is_loaded_now(cached, monkeypatch):
+@pytest.mark.parametrize("name", ["wish.wish", "house/wunschmaschine_3_coins.wish"])
+def test_a_game_names_its_files_as_it_is_loaded_now(cached, monkeypatch, name):
     """Compiled from one folder with a relative path, loaded from another with an absolute one: the game's
-    path and its files' paths are those that lead to them now (its rules are checked again, and searched on
-    several processes, from there)."""
+    path, its files and every span of its rules (errors, `--why`) lead to its files from there — the entry of
+    the other spelling is not used; the same spelling from the same folder is."""
     monkeypatch.chdir(cached)
-    fresh_load("games/wish.wish")
+    fresh_load(f"games/{name}")
+    assert fresh_load(f"games/{name}")._checked is None  # the same spelling: from the cache
     elsewhere = cached / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    game = fresh_load(cached / "games" / "wish.wish")
-    assert game._checked is None  # from the cache
-    assert game.path == str(cached / "games" / "wish.wish") and Path(game.path).is_file()
+    game = fresh_load(cached / "games" / name)
+    assert game._checked is not None and len(entries(cached)) == 2  # compiled afresh under its name now
+    assert game.path == str(cached / "games" / name) and Path(game.path).is_file()
     assert all(Path(p).is_file() for p in game.sources)
-    assert game.sym.game.name == "Wish"
+    files = {s.file for s in [*game.rules.spans, *game.block_spans] if s is not None}
+    assert files and all(Path(f).is_file() for f in files), files
+    assert fresh_load(cached / "games" / name)._checked is None  # and from the cache the next time
+
+
+def test_a_game_from_the_cache_explains_its_log_as_the_compiled_one(cached, monkeypatch):
+    """`--why` on a game read from the cache (a second `wishdsl run --why`, a web table after a restart): its
+    files are named alike either way, so it is not taken for a file changed on disk, and every chain is the
+    same as the compiled game's."""
+    from interpreter.agents import make_agents, play
+    from interpreter.why import ExplainingState, explain
+
+    monkeypatch.chdir(cached)
+    chains, from_cache = [], []
+    for _ in range(2):
+        game = fresh_load("games/three_wishes.wish")
+        from_cache.append(game._checked is None)
+        st = ExplainingState.start(game, 4, 1)
+        play(st, make_agents(["random"], 4, 1))
+        chains.append([explain(st, k) for k in range(len(st.log))])
+    assert from_cache == [False, True] and len(entries(cached)) == 1
+    assert chains[0] == chains[1] and all(chains[0])
