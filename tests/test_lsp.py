@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from wishdsl.lsp.analysis import analyse
-from wishdsl.lsp.complete import completions
+from wishdsl.lsp.complete import KINDS, completions
 from wishdsl.lsp.hover import hover
-from wishdsl.lsp.index import target_at
+from wishdsl.lsp.index import DefKind, target_at
 from wishdsl.lsp.outline import outline
 from wishdsl.lsp.positions import UTF8, UTF16, Lines
 
@@ -376,7 +376,7 @@ def test_half_typed_text_is_a_diagnostic_and_keeps_the_last_good_analysis(projec
     assert len(a.problems) == 1 and a.problems[0].severity == 1
     assert not a.fresh and a.model is good.model and a.game is good.game
     d, _ = target_at(a, where(half, "p.badges", 3))
-    assert (d.kind, Path(d.path).name) == ("player variable", "wish.wish")
+    assert (d.kind, Path(d.path).name) == (DefKind.PVAR, "wish.wish")
     assert "Fall in Love" in [i.label for i in completions(a, where(half, '"Fall in', 8))]
     assert [s.name for s in outline(a)] == ["extends “../wish.wish”", "change scoring"]
 
@@ -430,9 +430,14 @@ def test_definition_of_a_replacement_is_the_definition_it_replaces(project):
 
     a = analyse(HOUSE, str(project / "house" / "badges.wish"))
     d = definition_at(a, where(HOUSE, '"4. Monument Badges"', 3))
-    assert (d.kind, d.path) == ("scoring step", str(project / "wish.wish"))
+    assert (d.kind, d.path) == (DefKind.SCORING_STEP, str(project / "wish.wish"))
     assert d.span.line - 1 == line_of(project / "wish.wish", '  score "4. Monument Badges"')
     d = definition_at(a, where(HOUSE, '"Badges — 🎲"', 3))  # added by the house rule: its own place
-    assert (d.kind, d.path, d.span.line) == ("tie-breaker", a.path, 6)
+    assert (d.kind, d.path, d.span.line) == (DefKind.TIEBREAK, a.path, 6)
     d = definition_at(a, where(HOUSE, '"Fall in Love"', 3))
-    assert (d.kind, d.owner, d.span.line - 1) == ("card", "Wish", line_of(project / "wish.wish", '  | "Fall in Love"'))
+    assert (d.kind, d.owner, d.span.line - 1) == (DefKind.CARD, "Wish", line_of(project / "wish.wish", '  | "Fall in Love"'))
+
+
+def test_every_kind_of_definition_has_a_completion_kind():
+    """A kind of definition added without an LSP completion kind would fail when offered (server.completion)."""
+    assert set(DefKind) <= set(KINDS)

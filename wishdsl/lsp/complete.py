@@ -24,7 +24,7 @@ from dsl.scope import BUILTINS
 
 from dsl.highlight import CONSTANTS, DECLARATIONS, KEYWORDS, OPERATOR_WORDS
 
-from .index import IDENT_ORDER, PER_PLAYER, PSEUDO
+from .index import IDENT_ORDER, PER_PLAYER, PSEUDO, DefKind
 
 DECLARATION_WORDS = DECLARATIONS | {"table"}
 STATEMENT_WORDS = RESERVED - CONSTANTS - OPERATOR_WORDS - {"then"}
@@ -34,11 +34,14 @@ BLOCK_WORDS = {"game": {"players", "source"}, "scoring": {"score", "tiebreak", "
                "board": {"zone"}, "panel": {"zone"}, "shared": {"zone"}, "card": {"active"}, "enum": set(),
                "cards": set()}
 TOP = {"", "variant"}
-# LSP's CompletionItemKind numbers
-KINDS = {"procedure": 3, "function": 3, "built-in": 3, "action": 2, "variable": 6, "player variable": 10,
-         "parameter": 21, "player parameter": 21, "zone": 6, "player zone": 10, "enum member": 20, "enum": 13,
-         "card kind": 7, "event": 23, "rule": 23, "field": 5, "card": 12, "scoring step": 12, "keyword": 14,
-         "local": 6}
+KEYWORD = "keyword"  # a completion that is a word of the language, not a definition
+# LSP's CompletionItemKind numbers, for every kind of definition and for keywords
+K = DefKind
+KINDS = {K.PROCEDURE: 3, K.FUNCTION: 3, K.BUILTIN: 3, K.ACTION: 2, K.VAR: 6, K.PVAR: 10, K.PARAM: 21, K.PPARAM: 21,
+         K.ZONE: 6, K.PZONE: 10, K.MEMBER: 20, K.ENUM: 13, K.CARD_KIND: 7, K.EVENT: 23, K.RULE: 23, K.FIELD: 5,
+         K.CARD: 12, K.SCORING_STEP: 12, K.TIEBREAK: 12, K.VARIANT: 12, K.INVARIANT: 12, K.ESTIMATE: 12, K.GAME: 12,
+         K.SETUP: 14, K.PLAY: 14, K.SCORING: 14, K.HEURISTIC: 14, K.TABLE: 14, K.GAME_FILE: 17, K.LOCAL: 6,
+         KEYWORD: 14}
 OPENER = re.compile(r"^[\s}]*(?:else\s*)?(?:change\s+|player\s+)?([a-z_]+)")
 
 
@@ -47,7 +50,7 @@ class Item:
     """One completion: its label, kind (a key of KINDS), detail, and the text replacing `range`."""
 
     label: str
-    kind: str
+    kind: object  # a DefKind, or KEYWORD
     detail: str
     insert: str
     range: tuple
@@ -134,7 +137,7 @@ def completions(analysis, position: tuple) -> list:
     rng = lines.range_of(line - 1, start, col)
     before = row[:start]
     if before.endswith("."):
-        return _names(analysis, rng, PER_PLAYER) + [Item("name", "field", "a card's name", "name", rng)]
+        return _names(analysis, rng, PER_PLAYER) + [Item("name", K.FIELD, "a card's name", "name", rng)]
     if not before.strip():
         if ctx.block in TOP:
             return _words(DECLARATION_WORDS, rng)
@@ -146,12 +149,12 @@ def completions(analysis, position: tuple) -> list:
 
 
 def _words(words, rng) -> list:
-    return [Item(w, "keyword", "keyword", w, rng) for w in sorted(words)]
+    return [Item(w, KEYWORD, "keyword", w, rng) for w in sorted(words)]
 
 
 def _builtins(rng) -> list:
-    out = [Item(n, "built-in", "built-in function", n, rng) for n in sorted(BUILTINS)]
-    return out + [Item(n, "local", PSEUDO[n], n, rng) for n in PSEUDO]
+    out = [Item(n, K.BUILTIN, "built-in function", n, rng) for n in sorted(BUILTINS)]
+    return out + [Item(n, K.LOCAL, PSEUDO[n], n, rng) for n in PSEUDO]
 
 
 def _names(analysis, rng, kinds: tuple = IDENT_ORDER) -> list:
@@ -169,7 +172,7 @@ def _names(analysis, rng, kinds: tuple = IDENT_ORDER) -> list:
 
 def _detail(d) -> str:
     where = f" of {d.owner}" if d.owner else ""
-    return f"{d.kind}{where}" + (f" (variant “{d.variant}”)" if d.variant else "")
+    return f"{d.kind.value}{where}" + (f" (variant “{d.variant}”)" if d.variant else "")
 
 
 def _strings(analysis, row: str, line: int, start: int, col: int) -> list:
@@ -177,7 +180,7 @@ def _strings(analysis, row: str, line: int, start: int, col: int) -> list:
     model = analysis.model
     if model is None:
         return []
-    kinds = ("card", "scoring step", "tie-breaker") if row.lstrip().startswith("remove") else ("card",)
+    kinds = (K.CARD, K.SCORING_STEP, K.TIEBREAK) if row.lstrip().startswith("remove") else (K.CARD,)
     typed = row[start:col].lower()
     close = "" if row[col:col + 1] == '"' else '"'
     rng = analysis.lines.range_of(line, start, col)
@@ -205,7 +208,7 @@ def _locals(analysis, line: int, rng) -> list:
         if isinstance(node, A.Trigger):
             names.extend(n for n in node.event.binders if n not in names)
         todo.extend(reversed(A.children(node)))
-    return [Item(n, "local", "local name", n, rng) for n in names]
+    return [Item(n, K.LOCAL, "local name", n, rng) for n in names]
 
 
 def _bound(node) -> Optional[str]:

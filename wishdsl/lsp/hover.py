@@ -16,7 +16,7 @@ from dsl.errors import source_lines
 
 from docgen.words import camel_words, humanize
 
-from .index import PSEUDO, Definition, target_at
+from .index import PSEUDO, Definition, DefKind, target_at
 
 MAX_DOC = 600
 MAX_LINE = 160
@@ -35,7 +35,7 @@ def hover(analysis, position: tuple) -> Optional[tuple]:
 
 
 def heading(d: Definition, here: str) -> str:
-    out = f"**{d.kind}** `{d.name}`" if d.kind != "card" else f"**{d.owner or ''} card** “{d.name}”"
+    out = f"**{d.kind.value}** `{d.name}`" if d.kind is not DefKind.CARD else f"**{d.owner or ''} card** “{d.name}”"
     if d.variant is not None:
         out += f" · variant “{d.variant}”"
     if d.span is not None and d.path != here:
@@ -45,7 +45,7 @@ def heading(d: Definition, here: str) -> str:
 
 def signature(d: Definition, analysis) -> str:
     """The first line of the declaration, as written."""
-    if d.span is None or d.kind == "game file":
+    if d.span is None or d.kind is DefKind.GAME_FILE:
         return ""
     line = d.span.line
     if d.path == analysis.path and analysis.fresh:
@@ -72,9 +72,9 @@ def _line_of(analysis, path: str, line: int) -> str:
 
 def doc_of(d: Definition) -> str:
     """The declaration's doc string, its first paragraph (a built-in's meaning; a game file's path)."""
-    if d.kind == "built-in":
+    if d.kind is DefKind.BUILTIN:
         return PSEUDO.get(d.name) or f"`{d.name}(…)`: a function every game has"
-    if d.kind == "game file":
+    if d.kind is DefKind.GAME_FILE:
         return f"The game this file extends: `{d.path}`"
     doc = getattr(d.node, "doc", None)
     if not doc:
@@ -93,10 +93,10 @@ def english_of(d: Definition, game) -> str:
 
 
 def _english(d: Definition, game) -> Optional[str]:
-    if d.kind == "card":
+    if d.kind is DefKind.CARD:
         ref = game.reference()
         return ref.card(d.name) if d.name in ref.cards else None
-    if d.kind == "enum member":
+    if d.kind is DefKind.MEMBER:
         enum = game.checked.sym.enums.get(d.owner)
         member = next((m for m in enum.members if m.name == d.name), None) if enum is not None else None
         if member is None:
@@ -126,7 +126,7 @@ def change_of(d: Definition, game) -> str:
         changes = game.changes()
     except Exception:  # noqa: BLE001 - no diff (e.g. the game it extends changed on disk): no was / now
         return ""
-    keys = [k for k in changes if k.startswith("scoring ")] if d.kind == "scoring" else [d.key]
+    keys = [k for k in changes if k.startswith("scoring ")] if d.kind is DefKind.SCORING else [d.key]
     found = [changes[k] for k in keys if k in changes]
     return "\n\n".join(_change_text(c) for c in found)
 

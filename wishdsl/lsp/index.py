@@ -2,7 +2,7 @@
 what a position of the document names.
 
     index = Index(program)                   # the program linked to its `extends` chain
-    index.lookup("badges")                   # [Definition(kind="player variable", path=".../wish.wish", …)]
+    index.lookup("badges")                   # [Definition(kind=DefKind.PVAR, path=".../wish.wish", …)]
     target_at(analysis, (line, character))   # the Definition the name or string there refers to
 
 The definitions of the document come first, then those of the game it extends (so a house rule's replacement
@@ -11,6 +11,7 @@ text from the start of its declaration (the syntax tree keeps a declaration's sp
 """
 from __future__ import annotations
 
+import enum
 import re
 from typing import Optional
 
@@ -23,23 +24,60 @@ from dsl.scope import BUILTINS
 
 from .positions import contains, token_at
 
-IDENT_ORDER = ("procedure", "function", "action", "player variable", "variable", "player parameter", "parameter",
-               "player zone", "zone", "enum member", "enum", "card kind", "event", "rule", "field")
-STRING_ORDER = ("card", "scoring step", "tie-breaker", "variant", "invariant", "estimate", "game")
-KEYWORD_NAMED = {A.Setup: "setup", A.Play: "play", A.Scoring: "scoring", A.Heuristic: "heuristic",
-                 A.Table: "table"}
-PLAIN = {A.Enum: "enum", A.CardKind: "card kind", A.Event: "event", A.Function: "function",
-         A.Procedure: "procedure", A.Action: "action"}
+
+class DefKind(enum.Enum):
+    """What a definition is; its value is how a hover's heading and a completion's detail name it."""
+
+    PROCEDURE = "procedure"
+    FUNCTION = "function"
+    ACTION = "action"
+    PVAR = "player variable"
+    VAR = "variable"
+    PPARAM = "player parameter"
+    PARAM = "parameter"
+    PZONE = "player zone"
+    ZONE = "zone"
+    MEMBER = "enum member"
+    ENUM = "enum"
+    CARD_KIND = "card kind"
+    EVENT = "event"
+    RULE = "rule"  # a named trigger
+    FIELD = "field"
+    CARD = "card"
+    SCORING_STEP = "scoring step"
+    TIEBREAK = "tie-breaker"
+    VARIANT = "variant"
+    INVARIANT = "invariant"
+    ESTIMATE = "estimate"
+    GAME = "game"
+    SETUP = "setup"
+    PLAY = "play"
+    SCORING = "scoring"
+    HEURISTIC = "heuristic"
+    TABLE = "table"
+    GAME_FILE = "game file"  # the file an `extends` names
+    BUILTIN = "built-in"
+    LOCAL = "local"  # a parameter, `let`, loop or choice variable, or an event binder
+
+
+K = DefKind
+IDENT_ORDER = (K.PROCEDURE, K.FUNCTION, K.ACTION, K.PVAR, K.VAR, K.PPARAM, K.PARAM, K.PZONE, K.ZONE, K.MEMBER,
+               K.ENUM, K.CARD_KIND, K.EVENT, K.RULE, K.FIELD)
+STRING_ORDER = (K.CARD, K.SCORING_STEP, K.TIEBREAK, K.VARIANT, K.INVARIANT, K.ESTIMATE, K.GAME)
+KEYWORD_NAMED = {A.Setup: K.SETUP, A.Play: K.PLAY, A.Scoring: K.SCORING, A.Heuristic: K.HEURISTIC, A.Table: K.TABLE}
+PLAIN = {A.Enum: K.ENUM, A.CardKind: K.CARD_KIND, A.Event: K.EVENT, A.Function: K.FUNCTION,
+         A.Procedure: K.PROCEDURE, A.Action: K.ACTION}
+DECLARED = {(A.Var, False): K.VAR, (A.Var, True): K.PVAR, (A.Param, False): K.PARAM, (A.Param, True): K.PPARAM,
+            (A.Zone, False): K.ZONE, (A.Zone, True): K.PZONE}
 PSEUDO = {"players": "every seat, in turn order", "you": "the player of the action or the owner of the ability",
           "self": "the card whose ability runs"}
 REF_KINDS = {
-    RefKind.VAR: ("variable",), RefKind.KEYED: ("variable",), RefKind.KVAR: ("variable",),
-    RefKind.PARAM: ("parameter",), RefKind.ZONE: ("zone",), RefKind.MEMBER: ("enum member",),
-    RefKind.ENUM: ("enum",), RefKind.PVAR: ("player variable",), RefKind.PPARAM: ("player parameter",),
-    RefKind.PZONE: ("player zone",), RefKind.EFIELD: ("field",), RefKind.CFIELD: ("field",),
-    RefKind.FUNC: ("function",), RefKind.PROC: ("procedure",),
+    RefKind.VAR: (K.VAR,), RefKind.KEYED: (K.VAR,), RefKind.KVAR: (K.VAR,), RefKind.PARAM: (K.PARAM,),
+    RefKind.ZONE: (K.ZONE,), RefKind.MEMBER: (K.MEMBER,), RefKind.ENUM: (K.ENUM,), RefKind.PVAR: (K.PVAR,),
+    RefKind.PPARAM: (K.PPARAM,), RefKind.PZONE: (K.PZONE,), RefKind.EFIELD: (K.FIELD,), RefKind.CFIELD: (K.FIELD,),
+    RefKind.FUNC: (K.FUNCTION,), RefKind.PROC: (K.PROCEDURE,),
 }
-PER_PLAYER = ("player variable", "player parameter", "player zone", "field")
+PER_PLAYER = (K.PVAR, K.PPARAM, K.PZONE, K.FIELD)
 
 
 @attrs.frozen
@@ -48,7 +86,7 @@ class Definition:
     top-level declaration holding that node."""
 
     name: str
-    kind: str
+    kind: DefKind
     span: Optional[A.Span]  # None: a built-in
     node: object = None
     decl: object = None
@@ -80,7 +118,7 @@ class Index:
                     self._decl(d, f.path, None)
         for f in files:
             for v in (d for d in f.decls if isinstance(d, A.Variant)):
-                self._add(v.name, "variant", self._find(f.path, v.span, v.name, True), v, v, key=v.key)
+                self._add(v.name, K.VARIANT, self._find(f.path, v.span, v.name, True), v, v, key=v.key)
                 for d in v.decls:
                     self._decl(d, f.path, v.name)
 
@@ -91,20 +129,18 @@ class Index:
         self.by_name.setdefault(name, []).append(d)
 
     def _decl(self, d, path: str, variant: Optional[str]) -> None:
-        per = "player " if getattr(d, "per_player", False) else ""
-        kind = PLAIN.get(type(d)) or KEYWORD_NAMED.get(type(d))
-        if isinstance(d, (A.Var, A.Param, A.Zone)):
-            kind = per + {A.Var: "variable", A.Param: "parameter", A.Zone: "zone"}[type(d)]
+        kind = (PLAIN.get(type(d)) or KEYWORD_NAMED.get(type(d))
+                or DECLARED.get((type(d), bool(getattr(d, "per_player", False)))))
         if isinstance(d, A.Game):
-            self._add(d.name, "game", self._find(path, d.span, d.name, True), d, d, variant=variant, key=d.key)
+            self._add(d.name, K.GAME, self._find(path, d.span, d.name, True), d, d, variant=variant, key=d.key)
         elif isinstance(d, A.Trigger):
             if d.name is not None:
-                self._add(d.name, "rule", self._find(path, d.span, d.name), d, d, variant=variant, key=d.key)
+                self._add(d.name, K.RULE, self._find(path, d.span, d.name), d, d, variant=variant, key=d.key)
         elif isinstance(d, A.Invariant):
-            self._add(d.name, "invariant", self._find(path, d.span, d.name, True), d, d, variant=variant,
+            self._add(d.name, K.INVARIANT, self._find(path, d.span, d.name, True), d, d, variant=variant,
                       key=d.key)
         elif type(d) in KEYWORD_NAMED:
-            self._add(kind, kind, self._find(path, d.span, kind), d, d, variant=variant, key=d.key)
+            self._add(kind.value, kind, self._find(path, d.span, kind.value), d, d, variant=variant, key=d.key)
         elif kind is not None:
             self._add(d.name, kind, self._find(path, d.span, d.name), d, d, variant=variant, key=d.key)
         self._parts(d, path, variant)
@@ -113,25 +149,25 @@ class Index:
         """The names declared inside a declaration: members, fields, cards, scoring steps, estimates."""
         if isinstance(d, A.Enum):
             for m in d.members or table_members(d):
-                self._add(m.name, "enum member", m.span, m, d, d.name, variant)
+                self._add(m.name, K.MEMBER, m.span, m, d, d.name, variant)
         if isinstance(d, (A.Enum, A.CardKind)):
             for f in d.fields:
-                self._add(f.name, "field", f.span, f, d, d.name, variant)
+                self._add(f.name, K.FIELD, f.span, f, d, d.name, variant)
         if isinstance(d, A.Cards) and "name" in d.columns:
             at = d.columns.index("name")
             for row in d.rows:
                 cell = row.cells[at] if at < len(row.cells) else None
                 if isinstance(cell, A.Literal) and isinstance(cell.value, str):
-                    self._add(cell.value, "card", cell.span, row, d, d.kind, variant, f"card {cell.value}")
+                    self._add(cell.value, K.CARD, cell.span, row, d, d.kind, variant, f"card {cell.value}")
         if isinstance(d, A.Scoring):
             for s in d.steps:
                 if s.label is not None:
-                    kind = "scoring step" if s.form == "score" else "tie-breaker"
+                    kind = K.SCORING_STEP if s.form == "score" else K.TIEBREAK
                     self._add(s.label, kind, self._find(path, s.span, s.label, True), s, d, None, variant,
                               f"scoring {s.form} {s.label}")
         if isinstance(d, A.Heuristic):
             for t in d.terms:
-                self._add(t.label, "estimate", self._find(path, t.span, t.label, True), t, d, None, variant)
+                self._add(t.label, K.ESTIMATE, self._find(path, t.span, t.label, True), t, d, None, variant)
 
     def _find(self, path: str, span: A.Span, name: str, quoted: bool = False) -> A.Span:
         """Where `name` is written in the declaration starting at `span` (its first few lines)."""
@@ -190,7 +226,7 @@ def target_at(analysis, position: tuple) -> tuple:
     if own is not None:
         return own, rng
     if form == "string" and value.endswith(".wish") and model.program.parent is not None:
-        return Definition(value, "game file", A.Span(model.program.parent.path, 1, 1, 1, 1)), rng
+        return Definition(value, K.GAME_FILE, A.Span(model.program.parent.path, 1, 1, 1, 1)), rng
     if form == "string":
         found = index.lookup(value, STRING_ORDER)
         return (found[0] if found else None), rng
@@ -226,7 +262,7 @@ def resolve(index: Index, node, word: str, analysis, line: int) -> Optional[Defi
     if found:
         return found[0]
     if word in BUILTINS or word in PSEUDO:
-        return Definition(word, "built-in", None)
+        return Definition(word, K.BUILTIN, None)
     return local_definition(analysis, word, line) if analysis.fresh else None
 
 
@@ -240,15 +276,15 @@ def _kinds_of(node) -> tuple:
     if isinstance(node, A.FieldOf):
         return PER_PLAYER
     if isinstance(node, A.Call):
-        return ("function", "procedure")
+        return (K.FUNCTION, K.PROCEDURE)
     if isinstance(node, A.TypeRef):
-        return ("enum", "card kind")
+        return (K.ENUM, K.CARD_KIND)
     if isinstance(node, (A.Emit, A.EventPattern)) and not getattr(node, "form", "custom") == "changed":
-        return ("event",)
+        return (K.EVENT,)
     if isinstance(node, A.Act):
-        return ("action",)
+        return (K.ACTION,)
     if isinstance(node, A.StaticMod):
-        return ("player parameter", "parameter")
+        return (K.PPARAM, K.PARAM)
     return ()
 
 
@@ -298,5 +334,5 @@ def local_definition(analysis, word: str, line: int) -> Optional[Definition]:
         if m:
             w = re.search(rf"\b{re.escape(word)}\b", lines[i - 1][m.start():])
             col = m.start() + w.start() + 1
-            return Definition(word, "local", A.Span(analysis.path, i, col, i, col + len(word)), None, decl)
+            return Definition(word, K.LOCAL, A.Span(analysis.path, i, col, i, col + len(word)), None, decl)
     return None
