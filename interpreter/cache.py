@@ -9,7 +9,8 @@ engine (the engine's own source files, by size and modification time).
 Like Python's own `__pycache__`, an entry is code to run: it is only ever read from a directory and a file that
 belong to the user running wishdsl and that nobody else may write to, and the unpickler builds only classes of
 the engine (`CLASSES`), never a function by name. It is written by wishdsl alone, from a checked game.
-`WISHDSL_CACHE=0` turns it off (the tests use a temporary folder of their own); an unwritable or unsafe directory simply means no cache.
+`WISHDSL_CACHE=0` turns it off (the tests use a temporary folder of their own); an unwritable or unsafe
+directory simply means no cache.
 """
 from __future__ import annotations
 

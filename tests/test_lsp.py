@@ -435,7 +435,8 @@ def test_definition_of_a_replacement_is_the_definition_it_replaces(project):
     d = definition_at(a, where(HOUSE, '"Badges — 🎲"', 3))  # added by the house rule: its own place
     assert (d.kind, d.path, d.span.line) == (DefKind.TIEBREAK, a.path, 6)
     d = definition_at(a, where(HOUSE, '"Fall in Love"', 3))
-    assert (d.kind, d.owner, d.span.line - 1) == (DefKind.CARD, "Wish", line_of(project / "wish.wish", '  | "Fall in Love"'))
+    row = line_of(project / "wish.wish", '  | "Fall in Love"')
+    assert (d.kind, d.owner, d.span.line - 1) == (DefKind.CARD, "Wish", row)
 
 
 def test_every_kind_of_definition_has_a_completion_kind():
