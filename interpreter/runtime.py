@@ -198,8 +198,8 @@ def call_function(st, fn, args: tuple, name: str, span):
 def snapshot(st, env: dict) -> tuple:
     """What an announced expression may read: its environment, the zones and the variables. Kept with the
     observation so that an agent can check it again under other card identities (interpreter/infoset.py)."""
-    return (tuple(sorted(env.items(), key=lambda kv: kv[0])), tuple(tuple(z) for z in st.zones),
-            tuple(st.gvars), tuple(tuple(r) for r in st.pvars), tuple(tuple(r) for r in st.kvars))
+    return (tuple(sorted(env.items())), tuple(map(tuple, st.zones)), tuple(st.gvars), tuple(map(tuple, st.pvars)),
+            tuple(map(tuple, st.kvars)))  # sorted by name: names are unique, so values are never compared
 
 
 class Point:
