@@ -1,7 +1,7 @@
 """The tests' environment. Their caches (parsed files, compiled games) are their own, never the user's: one
 temporary folder for the whole run, shared by the xdist workers (entries are written atomically and keyed by
-content, as for several `wishdsl` processes of one user) and removed at the end. Fuzz tests parse their texts
-uncached (dsl.parser.parse's `cached=False`)."""
+content, as for several `wishdsl` processes of one user) and removed at the end; set WISHDSL_TESTS_CACHE_HOME
+to a folder to keep them between runs. Fuzz tests parse their texts uncached (dsl.parser.parse's `cached=False`)."""
 import os
 import shutil
 import tempfile
@@ -32,3 +32,9 @@ def allow_the_project(monkeypatch):
 def pytest_unconfigure(config):
     if _OWN_CACHE and not hasattr(config, "workerinput"):
         shutil.rmtree(os.environ["WISHDSL_TESTS_CACHE_HOME"], ignore_errors=True)
+
+
+def pytest_collection_modifyitems(items):
+    """The longest tests (`@pytest.mark.heavy`) first, in their order: the xdist workers then finish together
+    instead of one running a long test collected last while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)

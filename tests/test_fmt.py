@@ -267,6 +267,7 @@ LAYOUTS = {**TERMINALS,
            "DOC": st.sampled_from(['"""a doc"""', '"""a\n  doc\n"""', '"""\n\tx\n   """'])}
 
 
+@pytest.mark.heavy
 @GENERATED
 @given(from_lark(GRAMMAR, explicit=LAYOUTS))
 def test_generated_programs_format_to_a_fixed_point_that_says_the_same(text):

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import lark
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
@@ -36,6 +37,7 @@ def front_end(text: str) -> None:
         assert err.render()
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(from_lark(GRAMMAR, explicit=TERMINALS))
 def test_programs_from_the_grammar_never_crash_the_front_end(text):
@@ -83,6 +85,7 @@ def mutations():
     return mutate()
 
 
+@pytest.mark.heavy
 @SETTINGS
 @given(mutations())
 def test_mutated_game_files_never_crash_the_front_end(text):

@@ -48,6 +48,7 @@ def play(game, players, seed, check=True):
     return st, moves
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path,variant,players", list(cases()))
 def test_random_games_end_and_keep_invariants(path, variant, players):
     game = load_game(path, variant)

@@ -52,6 +52,7 @@ def test_the_deal_is_repeated_until_no_hand_holds_a_set():
     assert sum(n > 1 for n in shuffles) >= 10  # most deals of four hands give one of them a complete set
 
 
+@pytest.mark.heavy
 def test_left_right_the_wrong_hand_moves_no_coin():
     """Random Left-Right games: a decision whose log says the hand was wrong leaves every coin where it was, and
     such decisions do happen."""

@@ -34,6 +34,7 @@ def plan(k: int) -> dict:
     return {"game": "games/wunschmaschine.wish", "players": 3 + k % 4, "seats": "random", "seed": 100 + k}
 
 
+@pytest.mark.heavy
 def test_fifty_tables_survive_a_kill_and_equal_wishdsl_run(tmp_path):
     db = tmp_path / "load.db"
     requests = [plan(k) for k in range(TABLES)]
