@@ -35,7 +35,7 @@ class ToAst(Transformer):
     """Builds attrs nodes from Lark's tree; every node gets its span."""
 
     def __init__(self, path: str):
-        super().__init__()
+        super().__init__(visit_tokens=False)  # no method per terminal: tokens are read by the rules' methods
         self.path = path
         self.problems: list = []  # (span, message) of numbers too long, all reported after the tree is built
 
