@@ -135,7 +135,6 @@ def load(path: str, variant: Optional[str], allow: tuple):
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError, IndexError,
             pickle.UnpicklingError):
         return None
-    game.sources = sources
     game.rules.code = code
     game.rules.bind()
     game.rules.fill(game.table)
@@ -152,8 +151,7 @@ def store(path: str, variant: Optional[str], allow: tuple, game) -> None:
             return
         body = io.BytesIO()
         _Pickler(body, game.rules.namespace).dump(game)
-        sources = {os.path.abspath(p): digest for p, digest in game.sources.items()}
-        head = json.dumps({"sources": sources}).encode()
+        head = json.dumps({"sources": game.sources}).encode()  # absolute paths (game.source_digests)
         code = marshal.dumps(game.rules.code)
         data = FORMAT + b"".join(len(x).to_bytes(8, "big") + x for x in (head, code, body.getvalue()))
         tmp = d / f"{key_of(path, variant, allow)}.{os.getpid()}.tmp"
