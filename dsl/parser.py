@@ -230,57 +230,22 @@ def _hint_for(err) -> Optional[str]:
 # ---------------------------------------------------------------- tree → AST
 
 
-_DECL_LINE = re.compile(
-    r"^(game|enum|card|cards|player|zone|var|param|event|function|procedure|action|abilities|when|setup|play|"
-    r"scoring|variant|remove|invariant|@|\"\"\")(\b|\s|$|\")"
-)
-
-
-def _decl_starts(lines: list) -> list:
-    """Line indexes (0-based) where a top-level declaration starts, outside doc strings."""
-    starts, in_doc = [], False
-    for i, line in enumerate(lines):
-        if not in_doc and _DECL_LINE.match(line):
-            starts.append(i)
-        if line.count('"""') % 2 == 1:
-            in_doc = not in_doc
-    return starts
-
-
-def _first_error(text: str, path: str):
-    from lark.exceptions import UnexpectedInput
-    try:
-        return grammar_parser().parse(text), None
-    except UnexpectedInput as err:
-        return None, _syntax_diagnostic(err, path)
-    except RecursionError:
-        return None, Diagnostic(A.Span(path, 1, 1, 1, 2), "the file is nested too deeply to read")
+def _diagnose(err, path: str) -> Diagnostic:
+    if isinstance(err, RecursionError):
+        return Diagnostic(A.Span(path, 1, 1, 1, 2), "the file is nested too deeply to read")
+    return _syntax_diagnostic(err, path)
 
 
 def _parse_tree(text: str, path: str):
-    """Parse; on an error, blank out the broken declaration and go on, to report every broken one."""
-    diags: list = []
-    lines = text.split("\n")
-    while True:
-        tree, diag = _first_error("\n".join(lines), path)
-        if diag is None:
-            return tree, diags
-        diags.append(diag)
-        starts = _decl_starts(lines)
-        err = diag.span.line - 1
-        at_start = err in starts and diag.span.col == 1
-        before = [i for i in starts if i < err or (i == err and not at_start)]
-        after = [i for i in starts if i > err or (i == err and at_start)]
-        if not after or len(diags) >= MAX_SYNTAX_ERRORS:
-            return None, diags
-        first = before[-1] if before else err
-        while before and first in before and before.index(first) > 0:
-            prev = before[before.index(first) - 1]
-            if not lines[prev].lstrip().startswith(('"""', "@")):
-                break
-            first = prev
-        for i in range(first, after[0]):
-            lines[i] = ""
+    """The parse tree, or None and every syntax error (dsl/recover.py: each broken declaration is blanked out
+    and the parse goes on after it)."""
+    from lark.exceptions import UnexpectedInput
+    try:
+        return grammar_parser().parse(text), []
+    except (UnexpectedInput, RecursionError) as err:
+        first = _diagnose(err, path)
+    from .recover import every_error
+    return None, every_error(grammar_parser(), text, path, first, _diagnose, MAX_SYNTAX_ERRORS)
 
 
 def parse(text: str, path: str = "<string>", cached: bool = True) -> A.Program:

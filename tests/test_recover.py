@@ -1,0 +1,74 @@
+"""Syntax-error recovery (dsl/recover.py): resuming the parse where a broken declaration was blanked out finds
+exactly the errors that parsing the whole blanked file again would find."""
+from hypothesis import HealthCheck, given, settings
+
+from dsl import parser as P
+from dsl.recover import _broken_region
+from lark.exceptions import UnexpectedInput
+from tests.test_fuzz import mutations
+
+
+def reparsed(text: str, path: str) -> list:
+    """Every error, the slow way: after each one, blank its declaration and parse the whole file again."""
+    lines = text.split("\n")
+    diags = []
+    while True:
+        try:
+            P.grammar_parser().parse("\n".join(lines))
+            return diags
+        except (UnexpectedInput, RecursionError) as err:
+            diags.append(P._diagnose(err, path))
+        region = _broken_region(lines, diags[-1])
+        if region is None or len(diags) >= P.MAX_SYNTAX_ERRORS:
+            return diags
+        for i in range(*region):
+            lines[i] = ""
+
+
+def resumed(text: str, path: str) -> list:
+    tree, diags = P._parse_tree(text, path)
+    assert (tree is None) == bool(diags)
+    return diags
+
+
+def shown(diags: list) -> list:
+    return [(d.span, d.message, d.hint) for d in diags]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mutations())
+def test_resuming_finds_the_errors_a_whole_parse_finds(text):
+    assert shown(resumed(text, "m.wish")) == shown(reparsed(text, "m.wish"))
+
+
+BROKEN = '''game "Broken" { players 2..4 }
+var a: int = 1 +
+var b: int = 2
+"""A doc string of a broken procedure."""
+@reads("p")
+procedure p() {
+  let = 3
+}
+zone deck: C hidden
+card C { n: int = }
+function f(): int = (1
+procedure q() { log "fine" }
+play { q( }
+'''
+
+
+def test_every_broken_declaration_is_reported_once_in_order():
+    diags = resumed(BROKEN, "b.wish")
+    assert [(d.span.line, d.span.col) for d in diags] == [(3, 1), (7, 7), (10, 19), (12, 1), (13, 11)]
+    assert shown(diags) == shown(reparsed(BROKEN, "b.wish"))
+
+
+def test_the_limit_of_errors_holds():
+    text = "\n".join(f"var v{i}: int = 1 +" for i in range(P.MAX_SYNTAX_ERRORS + 5)) + "\nplay { }\n"
+    diags = resumed(text, "l.wish")
+    assert len(diags) == P.MAX_SYNTAX_ERRORS
+    assert shown(diags) == shown(reparsed(text, "l.wish"))
+
+
+def test_a_file_that_parses_has_no_errors_to_recover():
+    assert resumed('game "G" { players 1..2 }\nplay { }\n', "g.wish") == []
