@@ -53,7 +53,7 @@ def cards(st, kind: Entry, cards: tuple, *rest) -> None:
 
 
 def var_change(st, v, group: int, index: int, key, old, new) -> None:
-    if has_card_refs(v.ty):
+    if v.card_refs:
         owner = _owner_text(st, v, key)
         st.write_parts([f"{owner}{v.name}: ", *views.log_parts(st, old, v.ty), " → ",
                         *views.log_parts(st, new, v.ty)])
@@ -79,13 +79,13 @@ def frozen(st, value, ty):
 
 
 def choice(st, who: int, value, point) -> None:
-    if has_card_refs(point.elem):
+    if point.card_refs:
         value = frozen(st, value, point.elem)
     st.log.append((Entry.CHOICE, who, value, point.index))
 
 
 def action(st, who: int, a, values: tuple) -> None:
-    if any(has_card_refs(t) for t in a.param_types):
+    if a.cards:
         values = tuple(frozen(st, v, t) for v, t in zip(values, a.param_types))
     st.log.append((Entry.ACTION, who, a.name, values))
 

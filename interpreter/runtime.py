@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dsl.errors import WishError, WishRuntimeError
 from dsl.limits import MAX_INT, MAX_INT_DIGITS, MAX_SIZE
+from dsl.types import holds_cards
 
 from . import checks, log
 from .state import Decision
@@ -44,7 +45,9 @@ def oversize(value, span):
 
 # ---------------------------------------------------------------- values
 def after(st, p: int) -> tuple:
-    return tuple((p + k) % st.n for k in range(1, st.n))
+    """The other players in turn order, starting after `p`."""
+    seats = st.seats
+    return seats[p + 1:] + seats[:p]
 
 
 def remove(items, item) -> tuple:
@@ -255,7 +258,8 @@ class Choice(Point):
     Wish Machine wishes only for single-item cards). The observation keeps what the options read, like an
     announcement, so an agent can reject samples in which the card would not have been an option."""
 
-    __slots__ = ("write", "options", "among", "elem", "by", "prompt", "verb", "distinct", "skip", "plain", "cards")
+    __slots__ = ("write", "options", "among", "elem", "by", "prompt", "verb", "distinct", "skip", "plain", "cards",
+                 "card_refs")
 
     def __init__(self, index, span, write, options, among, elem, by, prompt, verb, distinct, skip):
         super().__init__(index, span)
@@ -263,6 +267,7 @@ class Choice(Point):
         self.prompt, self.verb, self.distinct, self.skip = prompt or "Choose", verb, distinct, skip
         self.plain = not distinct and skip is None  # the options are the collection as it is
         self.cards = elem is not None and elem.kind == "card"
+        self.card_refs = holds_cards(elem)  # its answers are logged with who knew the cards (log.choice)
 
     def values(self, st, env, who) -> tuple:
         values = tuple(self.options(st, env))
@@ -304,12 +309,13 @@ class Choice(Point):
 class Simultaneous(Point):
     """`simultaneously P in PLAYERS choose P.VAR from OPTIONS`: everyone answers, then all answers apply."""
 
-    __slots__ = ("var", "players", "write", "options", "elem", "prompt", "verb", "distinct", "skip")
+    __slots__ = ("var", "players", "write", "options", "elem", "prompt", "verb", "distinct", "skip", "card_refs")
 
     def __init__(self, index, span, var, players, write, options, elem, prompt, verb, distinct, skip):
         super().__init__(index, span)
         self.var, self.players, self.write, self.options = var, players, write, options
         self.elem, self.prompt, self.verb, self.distinct, self.skip = elem, prompt, verb, distinct, skip
+        self.card_refs = holds_cards(elem)
 
     def ask(self, st, env) -> bool:
         who = tuple(self.players(st, env))

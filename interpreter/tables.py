@@ -28,6 +28,10 @@ class VarInfo:
     key_type: Optional[T.Type] = None
     keys: Optional[tuple] = None  # the enum members it is keyed by; None when keyed by player
     bookkeeping: bool = False  # `@bookkeeping`: kept by the engine, not tracked by players (not shown to a person)
+    card_refs: bool = attrs.field(init=False)  # its values name cards: changes are logged with who knew them
+
+    def __attrs_post_init__(self) -> None:
+        self.card_refs = T.holds_cards(self.ty)
 
     def key_values(self, st) -> tuple:
         return self.keys if self.keys is not None else st.seats
