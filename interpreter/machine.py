@@ -106,15 +106,18 @@ class Machine(World):
         depth = (self.stack[-1].depth if self.stack else 0) + 1
         if depth > MAX_CHAIN:
             raise WishRuntimeError(self._chain_message(fired[0][0]), fired[0][0].span, state=self)
-        in_action = self.acting_player() is not None
+        in_action = None  # is an action resolving? (looked up once, when a trigger waits for its end)
         now = []
         for t, env in fired:
             if t.early and not self._holds(t, env):
                 continue  # its condition reads only the event: false now, false when it would start
-            if t.after and in_action:
-                self.after.append((t.index, env, depth))
-            else:
-                now.append((t, env))
+            if t.after:
+                if in_action is None:
+                    in_action = self.acting_player() is not None
+                if in_action:
+                    self.after.append((t.index, env, depth))
+                    continue
+            now.append((t, env))
         for t, env in reversed(now):
             self.push(t.code, env, TRIGGER, t.index, depth, t.span)
 
