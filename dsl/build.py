@@ -34,9 +34,10 @@ def _doc(tok: str) -> str:
 class ToAst(Transformer):
     """Builds attrs nodes from Lark's tree; every node gets its span."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, lines_before: int = 0):
         super().__init__(visit_tokens=False)  # no method per terminal: tokens are read by the rules' methods
         self.path = path
+        self.lines_before = lines_before  # the tree is of a part of the file that starts after this many lines
         self.problems: list = []  # (span, message) of numbers too long, all reported after the tree is built
 
     def _int(self, tok: Token) -> int:
@@ -49,10 +50,13 @@ class ToAst(Transformer):
     def _span(self, meta) -> A.Span:
         if getattr(meta, "empty", True):
             return A.NOWHERE
-        return A.Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        k = self.lines_before
+        return A.Span(self.path, meta.line + k, meta.column, meta.end_line + k, meta.end_column)
 
     def _tspan(self, tok: Token) -> A.Span:
-        return A.Span(self.path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+        k = self.lines_before
+        return A.Span(self.path, tok.line + k, tok.column, (tok.end_line or tok.line) + k,
+                      tok.end_column or tok.column + 1)
 
     # -- top level
     def start(self, meta, *decls):

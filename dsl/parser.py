@@ -304,6 +304,10 @@ _grammar: Optional[str] = None
 
 
 def _parse(text: str, path: str) -> A.Program:
+    from .incremental import parse_parts
+    prog = parse_parts(text, path, grammar_parser(), MAX_DEPTH)
+    if prog is not None:
+        return prog
     tree, diags = _parse_tree(text, path)
     if diags or tree is None:
         raise WishSyntaxError(f"{len(diags)} syntax error(s) in {path}", diags, {path: text})

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from dsl import parser as P
 from dsl.recover import _broken_region
 from lark.exceptions import UnexpectedInput
-from tests.test_fuzz import mutations
+from test_fuzz import mutations
 
 
 def reparsed(text: str, path: str) -> list:
@@ -35,7 +35,7 @@ def shown(diags: list) -> list:
     return [(d.span, d.message, d.hint) for d in diags]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutations())
 def test_resuming_finds_the_errors_a_whole_parse_finds(text):
     assert shown(resumed(text, "m.wish")) == shown(reparsed(text, "m.wish"))
