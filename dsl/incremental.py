@@ -12,6 +12,7 @@ returned and the file is parsed whole, so every error and its place are those of
 """
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from typing import Optional
 
@@ -20,6 +21,7 @@ from .recover import decl_starts
 
 MAX_REMEMBERED = 1000  # parse trees of parts (Wish's 183 take ~4 MB)
 _trees: OrderedDict = OrderedDict()
+_lock = threading.Lock()  # a web server may compile games in several threads
 
 
 def parts(text: str) -> list:
@@ -43,17 +45,13 @@ def parse_parts(text: str, path: str, lark_parser, max_depth: int) -> Optional[A
     from .build import ToAst
     decls: list = []
     for before, part in parts(text):
-        tree = _trees.get(part)
+        tree = _remembered(part)
         if tree is None:
             try:
                 tree = lark_parser.parse(part)
             except (UnexpectedInput, RecursionError):
                 return None
-            _trees[part] = tree
-            if len(_trees) > MAX_REMEMBERED:
-                _trees.popitem(last=False)
-        else:
-            _trees.move_to_end(part)
+            _remember(part, tree)
         builder = ToAst(path, before)
         try:
             decls.extend(builder.transform(tree).decls)
@@ -65,3 +63,18 @@ def parse_parts(text: str, path: str, lark_parser, max_depth: int) -> Optional[A
     if A.deepest(prog)[0] > max_depth:
         return None
     return prog
+
+
+def _remembered(part: str):
+    with _lock:
+        tree = _trees.get(part)
+        if tree is not None:
+            _trees.move_to_end(part)
+        return tree
+
+
+def _remember(part: str, tree) -> None:
+    with _lock:
+        _trees[part] = tree
+        while len(_trees) > MAX_REMEMBERED:
+            _trees.popitem(last=False)
