@@ -221,9 +221,9 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         name = self.fresh("e")
         out = Out()  # written whole into roots_out at the end: writing an expression may write other functions
         out(f"def {name}(st, who, out):  # action {a.name!r}, line {a.span.line}")
-        out("    env = {'you': who}")
+        scope = {"you": "who"}  # the parameters chosen so far are Python locals too (no env dict)
         if guards:
-            out("    if not (" + " and ".join(f"({self.expr(g, {})})" for g in guards) + "):")
+            out("    if not (" + " and ".join(f"({self.expr(g, scope)})" for g in guards) + "):")
             out("        return")
         indent, values = "    ", []
         for i, p in enumerate(a.params):
@@ -231,26 +231,22 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
             last = i == len(a.params) - 1 and not checks
             var = self.fresh("v")
             values.append(var)
-            domain = self.domain(p, types[i])
-            test = " and ".join(f"({self.expr(c, {})})" for c in checks)
+            domain = self.domain(p, types[i], scope)
+            scope = {**scope, p.name: var}
+            test = " and ".join(f"({self.expr(c, scope)})" for c in checks)
             if checks and self.kept(a, i, checks):
                 kept = self.fresh("_kept")
                 out.lines.insert(1, f"    {kept} = None")
                 out(f"{indent}if {kept} is None:")
                 out(f"{indent}    {kept} = []")
                 out(f"{indent}    for {var} in tuple({domain}):")
-                out(f"{indent}        env[{p.name!r}] = {var}")
                 out(f"{indent}        if {test}:")
                 out(f"{indent}            {kept}.append({var})")
                 out(f"{indent}for {var} in {kept}:")
                 indent += "    "
-                if i < len(a.params) - 1:
-                    out(f"{indent}env[{p.name!r}] = {var}")
                 continue
             out(f"{indent}for {var} in {domain if last else f'tuple({domain})'}:")
             indent += "    "
-            if not last:
-                out(f"{indent}env[{p.name!r}] = {var}")
             if checks:
                 out(f"{indent}if not ({test}):")
                 out(f"{indent}    continue")
@@ -269,10 +265,11 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         parts = [*checks, *([p.domain] if p.domain is not None else [])]
         return not any(A.uses_names(x, before) or self.draws(x) for x in parts)
 
-    def domain(self, p: A.ActionParam, t) -> str:
-        """The values a parameter of an action ranges over: its `in` collection, or every value of type `t`."""
+    def domain(self, p: A.ActionParam, t, scope: dict = None) -> str:
+        """The values a parameter of an action ranges over: its `in` collection, or every value of type `t`
+        (`scope`: the Python names of the locals it may read; by default they are read from `env`)."""
         if p.domain is not None:
-            return self.coll(p.domain, {}, copy=False)
+            return self.coll(p.domain, scope or {}, copy=False)
         if t.kind == "enum":
             return repr(self.g.enum_members[t.name])
         if t.kind == "player":
