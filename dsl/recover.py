@@ -1,9 +1,9 @@
 """Every syntax error of a file, not just the first (stage 1, after a parse failed).
 
 The broken top-level declaration is blanked out and the file read on from there, until it parses or
-MAX_SYNTAX_ERRORS are found. Reading on does not start again at the top: the parser's state is saved as the
-parse passes the first line of each declaration, and the parse resumes from the state saved where the blanked
-declaration began. The text before that line is the same as before, so the state is the one a parse from the top
+MAX_SYNTAX_ERRORS are found. Reading on does not start again at the top: the parser's state is saved at every
+line that starts in its first column (each declaration's first line among them), and the parse resumes from the
+state saved where the blanked declaration began. The text before that line is the same as before, so the state is the one a parse from the top
 would reach there, and every error found is the one a whole new parse would find — but a file with N errors is
 read about twice, not N + 1 times. While errors are sought no syntax tree is built (the file will not become one).
 """
@@ -78,7 +78,7 @@ def _broken_region(lines: list, diag):
 
 
 class _Reader:
-    """Parses for errors only, saving the parser's state at the first token of each line."""
+    """Parses for errors only, saving the parser's state before each line whose first token is in column 1."""
 
     def __init__(self, lark_parser):
         front = lark_parser.parser

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.extra.lark import from_lark
+from lark.exceptions import VisitError
 
 from dsl import ast as A
 from dsl import incremental
@@ -26,7 +27,7 @@ def whole(text: str, path: str):
     builder = ToAst(path)
     try:
         prog = builder.transform(tree)
-    except Exception:  # noqa: BLE001 - too deep, a syntax problem: not a tree
+    except (VisitError, RecursionError):  # a syntax problem found while building, or too deep: no tree
         return None
     if builder.problems or A.deepest(prog)[0] > P.MAX_DEPTH:
         return None
