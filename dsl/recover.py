@@ -18,9 +18,9 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 from lark.parsers.lalr_parser_state import ParserState
 from lark.utils import TextSlice
 
-_DECL_LINE = re.compile(
+_DECL_LINE = re.compile(  # the words that begin a declaration (grammar.lark's decl_body); `table` only before `{`
     r"^(game|enum|card|cards|player|zone|var|param|event|function|procedure|action|abilities|when|setup|play|"
-    r"scoring|variant|remove|invariant|@|\"\"\")(\b|\s|$|\")"
+    r"scoring|heuristic|variant|remove|extends|change|invariant|table(?=\s*\{)|@|\"\"\")(\b|\s|$|\")"
 )
 
 
