@@ -9,6 +9,7 @@ from . import ast as A
 from . import cache
 from .errors import Diagnostic, WishSyntaxError, closest
 from .limits import MAX_SOURCE, TooLarge, read_text
+from .words import RESERVED, RESERVED_AT_LINE_START  # noqa: F401 - RESERVED_AT_LINE_START: read from here too
 
 GRAMMAR_PATH = Path(__file__).with_name("grammar.lark")
 MAX_SYNTAX_ERRORS = 20
@@ -20,14 +21,6 @@ if TYPE_CHECKING:  # Lark is imported when a text must really be parsed (not on 
 _parser: Optional["lark.Lark"] = None
 
 
-# Keywords of statements and expressions are reserved everywhere; keywords of declarations only at the start
-# of a line, where declarations begin (so "card" or "play" may still name things elsewhere).
-RESERVED = frozenset(
-    "let if else for in repeat while move shuffle peek reveal turn swap announce log choose simultaneously act "
-    "resolve emit require end transfer and or not true false none then".split())
-RESERVED_AT_LINE_START = frozenset(
-    "game enum card cards zone var param event function procedure action abilities when setup play scoring "
-    "variant remove player invariant extends change heuristic".split())
 _KEYWORD_TYPES: dict = {}
 
 

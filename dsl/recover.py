@@ -1,11 +1,12 @@
 """Every syntax error of a file, not just the first (stage 1, after a parse failed).
 
 The broken top-level declaration is blanked out and the file read on from there, until it parses or
-MAX_SYNTAX_ERRORS are found. Reading on does not start again at the top: the parser's state is saved at every
-line that starts in its first column (each declaration's first line among them), and the parse resumes from the
-state saved where the blanked declaration began. The text before that line is the same as before, so the state is the one a parse from the top
-would reach there, and every error found is the one a whole new parse would find — but a file with N errors is
-read about twice, not N + 1 times. While errors are sought no syntax tree is built (the file will not become one).
+MAX_SYNTAX_ERRORS are found. Reading on does not start again at the top: the parser's state is saved at every line
+that starts in its first column (each declaration's first line among them), and the parse resumes from the state
+saved where the blanked declaration began. The text before that line is the same as before, so the state is the one
+a parse from the top would reach there, and every error found is the one a whole new parse would find — but a file
+with N errors is read about twice, not N + 1 times. While errors are sought no syntax tree is built (the file will
+not become one).
 """
 from __future__ import annotations
 
@@ -18,9 +19,11 @@ from lark.parsers.lalr_interactive_parser import InteractiveParser
 from lark.parsers.lalr_parser_state import ParserState
 from lark.utils import TextSlice
 
-_DECL_LINE = re.compile(  # the words that begin a declaration (grammar.lark's decl_body); `table` only before `{`
-    r"^(game|enum|card|cards|player|zone|var|param|event|function|procedure|action|abilities|when|setup|play|"
-    r"scoring|heuristic|variant|remove|extends|change|invariant|table(?=\s*\{)|@|\"\"\")(\b|\s|$|\")"
+from .words import RESERVED_AT_LINE_START
+
+_WORDS = "|".join(sorted(RESERVED_AT_LINE_START, key=len, reverse=True))
+_DECL_LINE = re.compile(  # a declaration word (`table` only before its `{`), an annotation or a doc string
+    r"^(" + _WORDS + r"|table(?=\s*\{)|@|\"\"\")(\b|\s|$|\")"
 )
 
 

@@ -65,7 +65,8 @@ def test_every_file_of_the_project_parses_the_same_part_by_part(path):
 
 def test_a_declaration_keyword_at_the_start_of_a_line_inside_a_block_is_parsed_whole():
     text = ('game "G" { players 1..2 }\ncard C { n: int = 0 }\nzone deck: C hidden\ncards C in deck {\n'
-            '  | name | count | n |\n  | "c" | 1 | 0 |\n}\nabilities "c" {\nwhen begin_turn(p) {\n    log "hi"\n  }\n}\n'
+            '  | name | count | n |\n  | "c" | 1 | 0 |\n}\n'
+            'abilities "c" {\nwhen begin_turn(p) {\n    log "hi"\n  }\n}\n'
             'event begin_turn(p: player)\nplay { emit begin_turn(first(players)) }\n')
     assert whole(text, "k.wish") is not None  # `when` at the start of a line, inside the abilities block
     assert same_or_deferred(text, "k.wish") is None
