@@ -14,10 +14,14 @@ import re
 from copy import copy
 
 from lark.exceptions import UnexpectedInput
-from lark.lexer import LexerState, LexerThread, LineCounter, Token
-from lark.parsers.lalr_interactive_parser import InteractiveParser
-from lark.parsers.lalr_parser_state import ParserState
-from lark.utils import TextSlice
+
+try:  # Lark's parser internals as of Lark 1.3 (pyproject asks for 1.1.9 or newer)
+    from lark.lexer import LexerState, LexerThread, LineCounter, Token
+    from lark.parsers.lalr_interactive_parser import InteractiveParser
+    from lark.parsers.lalr_parser_state import ParserState
+    from lark.utils import TextSlice
+except ImportError:  # an older Lark: every error is found by parsing the whole text again, as before
+    ParserState = None
 
 from .words import RESERVED_AT_LINE_START
 
@@ -43,7 +47,7 @@ def every_error(lark_parser, text: str, path: str, first, diagnose, limit: int) 
     parse); `diagnose(err, path)` turns Lark's error (or a RecursionError) into a diagnostic."""
     diags = [first]
     lines = text.split("\n")
-    reader = _Reader(lark_parser)
+    reader = _reader(lark_parser)
     while True:
         region = _broken_region(lines, first)
         if region is None or len(diags) >= limit:
@@ -52,7 +56,7 @@ def every_error(lark_parser, text: str, path: str, first, diagnose, limit: int) 
         for i in range(start, end):
             lines[i] = ""
         try:
-            err = reader.next_error("\n".join(lines), start)
+            err = reader.next_error("\n".join(lines), start) if reader else _whole(lark_parser, "\n".join(lines))
         except RecursionError as deep:
             err = deep
         if err is None:
@@ -78,6 +82,25 @@ def _broken_region(lines: list, diag):
             break
         first = prev
     return first, after[0]
+
+
+def _whole(lark_parser, text: str):
+    """The first error of `text` by a whole parse (None when it parses): where resuming is not available."""
+    try:
+        lark_parser.parse(text)
+    except UnexpectedInput as err:
+        return err
+    return None
+
+
+def _reader(lark_parser):
+    """A resuming reader, or None when this Lark's internals are not the ones it was written for."""
+    if ParserState is None:
+        return None
+    try:
+        return _Reader(lark_parser)
+    except (AttributeError, TypeError):
+        return None
 
 
 class _Reader:

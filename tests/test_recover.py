@@ -91,3 +91,11 @@ def test_every_declaration_of_the_grammar_begins_a_part():
         assert decl_starts([line]) == [0], line
         if first.group(1):
             assert decl_starts([f"player {line}"]) == [0]
+
+
+def test_without_lark_internals_to_resume_every_error_is_found_by_whole_parses(monkeypatch):
+    """A Lark whose internals differ (pyproject allows 1.1.9): the same errors, found the slow way."""
+    from dsl import recover
+    expected = shown(resumed(BROKEN, "b.wish"))
+    monkeypatch.setattr(recover, "ParserState", None)
+    assert shown(resumed(BROKEN, "b.wish")) == expected
