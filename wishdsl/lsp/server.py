@@ -3,12 +3,12 @@
     wishdsl lsp                    # on standard input and output, as editors start it
     wishdsl lsp --tcp 127.0.0.1:2087
 
-A document is analysed whole (parse, link and check, as `wishdsl check` does) and its diagnostics published
-once its text has been quiet for DEBOUNCE seconds: a burst of keystrokes costs one analysis, not one each (Wish:
-about 0.4 s the first time, about 0.12 s after an edit, as only the edited declarations are parsed again). Hover, definition, completion and document symbols first bring a document whose
-analysis is pending up to its current text, then read it; while a text does not parse they read the last one
-that did. No exception reaches the client: an internal error is logged (window/logMessage) and the request
-answered with nothing.
+A document is analysed whole (parse, link and check, as `wishdsl check` does) and its diagnostics published once its
+text has been quiet for DEBOUNCE seconds: a burst of keystrokes costs one analysis, not one each (Wish: about 0.4 s
+the first time, about 0.12 s after an edit, as only the edited declarations are parsed again). Hover, definition,
+completion and document symbols first bring a document whose analysis is pending up to its current text, then read
+it; while a text does not parse they read the last one that did. No exception reaches the client: an internal error
+is logged (window/logMessage) and the request answered with nothing.
 """
 from __future__ import annotations
 
