@@ -428,6 +428,8 @@ class State(Machine):
                     out.append(f"cards of {self.lay.slot_names[slot]} disagree with where they are")
         if sorted(cards) != list(range(len(where))):
             out.append("a card is lost or in two places")
+        if any(k & ~s for k, s in zip(self.known, self.seen)):  # a card move into a zone nobody sees relies on it
+            out.append("a player knows a card they never saw")
         return out + checks.broken_amounts(self)
 
     def log_lines(self, player: Optional[int] = None, start: int = 0) -> list:

@@ -179,11 +179,16 @@ class World(StateData):
             knew = (everyone,) * len(cards)
         else:
             keep = lay.slot_keep[dest]
-            for c in cards:
-                where[c] = dest
-                face[c] = False
-                k = known[c] = known[c] | keep
-                seen[c] |= k
+            if keep:
+                for c in cards:
+                    where[c] = dest
+                    face[c] = False
+                    k = known[c] = known[c] | keep
+                    seen[c] |= k
+            else:  # nobody learns the cards here; who saw them has them in `seen` already (seen ⊇ known)
+                for c in cards:
+                    where[c] = dest
+                    face[c] = False
             knew = tuple([known[c] for c in cards])
         limit = lay.slot_limit[dest]
         if limit is not None and len(zone) > limit(self, {}):

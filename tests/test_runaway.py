@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from interpreter import WishRuntimeError, engine, load_source, machine, runtime
+from interpreter import WishRuntimeError, engine, load_game, load_source, machine, runtime
 from interpreter.state import STATE_FORMAT
 from wishdsl.cli import main
 
@@ -127,3 +127,14 @@ def test_engine_invariants_see_amounts_out_of_bounds():
     deck.extend([deck[0], deck[1]])
     assert st.broken_invariants() == ["a card is lost or in two places", "player 1 gems holds a negative amount",
                                       "player 2 pick is -1, below its minimum 0", "deck holds 4 cards, over its limit"]
+
+
+def test_engine_invariants_see_knowledge_that_was_never_seen():
+    """Who knows a card has seen it: a card moved into a zone nobody sees keeps both as they are (world._put)."""
+    game = load_game("games/three_wishes.wish")
+    st = game.new_state(3, seed=2)
+    assert st.broken_invariants() == []
+    card = st.zones[game.zone_base["centre"]][0]
+    st.known[card] |= 1 << 2
+    st.seen[card] &= ~(1 << 2)
+    assert st.broken_invariants() == ["a player knows a card they never saw"]
