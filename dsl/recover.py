@@ -23,11 +23,12 @@ try:  # Lark's parser internals as of Lark 1.3 (pyproject asks for 1.1.9 or newe
 except ImportError:  # an older Lark: every error is found by parsing the whole text again, as before
     ParserState = None
 
-from .words import RESERVED_AT_LINE_START
+from .words import OPENS_BEFORE_BRACE, RESERVED_AT_LINE_START
 
 _WORDS = "|".join(sorted(RESERVED_AT_LINE_START, key=len, reverse=True))
+_UNRESERVED = "".join(f"|{w}(?=\\s*\\{{)" for w in sorted(OPENS_BEFORE_BRACE))
 _DECL_LINE = re.compile(  # a declaration word (`table` only before its `{`), an annotation or a doc string
-    r"^(" + _WORDS + r"|table(?=\s*\{)|@|\"\"\")(\b|\s|$|\")"
+    r"^(" + _WORDS + _UNRESERVED + r"|@|\"\"\")(\b|\s|$|\")"
 )
 
 
@@ -55,8 +56,9 @@ def every_error(lark_parser, text: str, path: str, first, diagnose, limit: int) 
         start, end = region
         for i in range(start, end):
             lines[i] = ""
+        blanked = "\n".join(lines)
         try:
-            err = reader.next_error("\n".join(lines), start) if reader else _whole(lark_parser, "\n".join(lines))
+            err = reader.next_error(blanked, start) if reader else _whole(lark_parser, blanked)
         except RecursionError as deep:
             err = deep
         if err is None:

@@ -11,3 +11,4 @@ RESERVED = frozenset(
 RESERVED_AT_LINE_START = frozenset(
     "game enum card cards zone var param event function procedure action abilities when setup play scoring "
     "variant remove player invariant extends change heuristic".split())
+OPENS_BEFORE_BRACE = frozenset({"table"})  # begin a declaration only when a `{` follows (not reserved)

@@ -64,9 +64,10 @@ def _below(minimum, bag: bool, values) -> bool:
 
 
 def _check_amount(info, owner: str, value, out: list) -> None:
-    if info.minimum is not None and isinstance(value, int) and value < info.minimum:
+    """The messages for a broken value, by the tests of `_below`."""
+    if _below(info.minimum, False, (value,)):
         out.append(f"{owner}{info.name} is {value}, below its minimum {info.minimum}")
-    if info.ty.kind == "bag" and isinstance(value, tuple) and any(x < 0 for x in value):
+    if _below(None, info.ty.kind == "bag", (value,)):
         out.append(f"{owner}{info.name} holds a negative amount")
 
 

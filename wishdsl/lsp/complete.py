@@ -21,12 +21,13 @@ import attrs
 from dsl import ast as A
 from dsl.parser import RESERVED
 from dsl.scope import BUILTINS
+from dsl.words import OPENS_BEFORE_BRACE
 
 from dsl.highlight import CONSTANTS, DECLARATIONS, KEYWORDS, OPERATOR_WORDS
 
 from .index import IDENT_ORDER, PER_PLAYER, PSEUDO, DefKind
 
-DECLARATION_WORDS = DECLARATIONS | {"table"}
+DECLARATION_WORDS = DECLARATIONS | OPENS_BEFORE_BRACE
 STATEMENT_WORDS = RESERVED - CONSTANTS - OPERATOR_WORDS - {"then"}
 EXPRESSION_WORDS = (KEYWORDS | CONSTANTS | OPERATOR_WORDS) - STATEMENT_WORDS | {"if", "else", "for"}
 BLOCK_WORDS = {"game": {"players", "source"}, "scoring": {"score", "tiebreak", "lose"}, "heuristic": {"weigh"},
