@@ -6,6 +6,10 @@ from importlib import import_module
 
 from dsl.errors import IllegalAction, WishCheckError, WishError, WishRuntimeError, WishSyntaxError
 
+from . import native
+
+native.guard()  # before any engine module loads: none runs compiled from a source changed since (native.py)
+
 _LAZY = {
     "Action": ".engine",
     "State": ".engine",

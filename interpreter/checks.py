@@ -88,7 +88,7 @@ def rule_path(st, most: int = 6) -> str:
 def direct_calls() -> list:
     """The code numbers of the generated procedures (`pN`) on Python's call stack now, outermost first."""
     out = []
-    frame = sys._getframe(1)
+    frame = sys._getframe(0)  # the innermost Python frame on: a compiled function has none
     while frame is not None:
         code = frame.f_code
         if code.co_filename == MODULE_NAME and code.co_name[:1] == "p" and code.co_name[1:].isdigit():

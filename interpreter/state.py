@@ -6,6 +6,11 @@ import struct
 
 from .frames import Frame, FrameKind
 
+try:
+    from . import _rng as _C  # the draws in C (setup.py), when compiled; `below` and `shuffle` below are the reference
+except ImportError:
+    _C = None
+
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's step
 LIMITS = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(1025))  # rejection bounds of small n
@@ -28,39 +33,54 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection sampling (no modulo bias)."""
-        limit = LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)
-        while True:
-            r = self.next64()
-            if r < limit:
-                return r % n
+        if _C is None:
+            return below(self, n)
+        self.s, r = _C.below(self.s, n)
+        return r
 
     def shuffle(self, items: list) -> None:
-        """Fisher-Yates from the last item down, each index drawn as `below` draws it. A shuffle is most of the
-        generator's work, so its draws are computed together: SplitMix64's k-th next state is the seed plus k
-        times its constant, so up to 256 of them are packed into one integer (128 bits each: a product of two
-        64-bit numbers fits) and mixed with a few operations on it. A draw that `below` would reject is
-        rejected here too, and the next batch starts after it, so every shuffle is the same as one draw at a
-        time."""
-        s = self.s
-        i = len(items) - 1
-        while i > 0:
-            m = i if i < 256 else 256
-            rep, steps, masks, unpack = _batch(m)
-            z = (s * rep + steps) & masks
-            z = (((z ^ (z >> 30)) & masks) * 0xBF58476D1CE4E5B9) & masks
-            z = (((z ^ (z >> 27)) & masks) * 0x94D049BB133111EB) & masks
-            z ^= z >> 31
-            used = m
-            for k, r in enumerate(unpack(z.to_bytes(m << 4, "little"))):
-                n = i + 1
-                if r >= (LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)):
-                    used = k + 1
-                    break
-                j = r % n
-                items[i], items[j] = items[j], items[i]
-                i -= 1
-            s = (s + used * GAMMA) & MASK64
-        self.s = s
+        """Fisher-Yates from the last item down, each index drawn as `below` draws it."""
+        if _C is None or type(items) is not list:
+            shuffle(self, items)
+        else:
+            self.s = _C.shuffle(self.s, items)
+
+
+def below(rng: Rng, n: int) -> int:
+    """`Rng.below` in Python (the reference of the compiled one)."""
+    limit = LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)
+    while True:
+        r = rng.next64()
+        if r < limit:
+            return r % n
+
+
+def shuffle(rng: Rng, items: list) -> None:
+    """`Rng.shuffle` in Python (the reference of the compiled one). A shuffle is most of the generator's work, so
+    its draws are computed together: SplitMix64's k-th next state is the seed plus k times its constant, so up to
+    256 of them are packed into one integer (128 bits each: a product of two 64-bit numbers fits) and mixed with a
+    few operations on it. A draw that `below` would reject is rejected here too, and the next batch starts after
+    it, so every shuffle is the same as one draw at a time."""
+    s = rng.s
+    i = len(items) - 1
+    while i > 0:
+        m = i if i < 256 else 256
+        rep, steps, masks, unpack = _batch(m)
+        z = (s * rep + steps) & masks
+        z = (((z ^ (z >> 30)) & masks) * 0xBF58476D1CE4E5B9) & masks
+        z = (((z ^ (z >> 27)) & masks) * 0x94D049BB133111EB) & masks
+        z ^= z >> 31
+        used = m
+        for k, r in enumerate(unpack(z.to_bytes(m << 4, "little"))):
+            n = i + 1
+            if r >= (LIMITS[n] if n <= 1024 else (1 << 64) - ((1 << 64) % n)):
+                used = k + 1
+                break
+            j = r % n
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+        s = (s + used * GAMMA) & MASK64
+    rng.s = s
 
 
 _BATCHES: dict = {}

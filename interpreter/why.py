@@ -144,7 +144,7 @@ def running(st) -> tuple:
     g, ix = st.game, st.trace.index
     spans = g.rules.spans
     steps: list = []
-    fr = sys._getframe(1)
+    fr = sys._getframe(0)  # the innermost Python frame on: a compiled function has none
     while fr is not None:
         code = fr.f_code
         if code.co_filename == MODULE_NAME:

@@ -1,15 +1,21 @@
-"""The seeded generator: SplitMix64, its draws pinned, and the batched shuffle equal to one draw at a time."""
+"""The seeded generator: SplitMix64, its draws pinned, the batched shuffle equal to one draw at a time, and the
+compiled draws (interpreter/_rng.pyx) equal to the Python ones."""
+import random
+
 import pytest
 
 from interpreter import state as state_module
 from interpreter.state import Rng
 
+compiled = pytest.mark.skipif(state_module._C is None,
+                              reason="the generator runs as Python here (a pure install, or WISHDSL_PURE=1)")
+
 
 def one_at_a_time(seed: int, items: list) -> tuple:
-    """Fisher-Yates from the last item down with `below`: what a shuffle means."""
+    """Fisher-Yates from the last item down with `below` (in Python): what a shuffle means."""
     rng = Rng(seed)
     for i in range(len(items) - 1, 0, -1):
-        j = rng.below(i + 1)
+        j = state_module.below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
     return items, rng.s
 
@@ -30,7 +36,7 @@ def test_batched_shuffle_is_one_draw_at_a_time(size):
     for seed in (0, 1, 2**63 + 5, 2**64 - 1):
         rng = Rng(seed)
         items = list(range(size))
-        rng.shuffle(items)
+        state_module.shuffle(rng, items)
         assert (items, rng.s) == one_at_a_time(seed, list(range(size)))
 
 
@@ -41,6 +47,38 @@ def test_rejected_draws_are_skipped_as_below_skips_them(monkeypatch):
     for seed in range(20):
         rng = Rng(seed)
         items = list(range(300))
-        rng.shuffle(items)
+        state_module.shuffle(rng, items)
         assert (items, rng.s) == one_at_a_time(seed, list(range(300)))
         assert sorted(items) == list(range(300))
+
+
+@compiled
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 33, 256, 257, 1500])
+def test_the_compiled_shuffle_is_the_python_one(size):
+    draws = random.Random(size)
+    for seed in (0, 1, 2**63 + 5, 2**64 - 1, *[draws.getrandbits(64) for _ in range(30)]):
+        rng = Rng(seed)
+        items = [f"card {k}" for k in range(size)]
+        rng.shuffle(items)
+        assert (items, rng.s) == one_at_a_time(seed, [f"card {k}" for k in range(size)])
+
+
+@compiled
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 1024, 1025, 2**32 + 1, 2**63 - 1, 2**63 + 1, 2**64 - 1])
+def test_the_compiled_draws_are_the_python_ones_rejections_included(n):
+    """Near 2**63 about half of all draws are rejected, and the compiled draw must skip the same ones."""
+    for seed in range(200):
+        c, p = Rng(seed), Rng(seed)
+        assert [c.below(n) for _ in range(5)] == [state_module.below(p, n) for _ in range(5)]
+        assert c.s == p.s
+
+
+def test_a_tuple_or_a_pure_install_shuffles_in_python():
+    """`shuffle` takes any mutable sequence; the compiled one takes lists, anything else goes to the Python one."""
+    class Cards(list):
+        pass
+
+    items = Cards(range(40))
+    rng = Rng(9)
+    rng.shuffle(items)
+    assert (list(items), rng.s) == one_at_a_time(9, list(range(40)))

@@ -11,7 +11,7 @@ import random
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")  # what starlette.testclient speaks HTTP with (the test extra installs it)
 
 from starlette.testclient import TestClient  # noqa: E402
 

@@ -40,7 +40,9 @@ class VersionAction(argparse.Action):
     """`--version`: the version is looked up only when asked for."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"wishdsl {version()}")
+        from interpreter import native
+
+        print(f"wishdsl {version()}\n{native.summary()}")
         parser.exit()
 
 
