@@ -124,11 +124,18 @@ def test_compiled_and_pure_python_play_every_game_the_same():
     assert run_play(pure=False) == run_play(pure=True)
 
 
-def test_version_says_how_the_engine_runs():
-    out = subprocess.run([sys.executable, "-m", "wishdsl.cli", "--version"], cwd=ROOT, capture_output=True,
+@pytest.mark.parametrize("pure", [False, True])
+def test_version_says_how_the_engine_runs(pure, monkeypatch):
+    env = dict(os.environ, WISHDSL_PURE="1" if pure else "0")
+    out = subprocess.run([sys.executable, "-m", "wishdsl.cli", "--version"], cwd=ROOT, env=env, capture_output=True,
                          text=True, check=True).stdout
     line = out.splitlines()[1]
-    if native.states():
-        assert line.startswith("engine: ") and "compiled (Cython)" in line, line
-    else:
+    monkeypatch.delenv("WISHDSL_PURE", raising=False)
+    found = native.states()
+    if not found:
         assert line == "engine: pure Python (not compiled; see README, Speed)"
+    elif pure:
+        assert line == f"engine: pure Python (WISHDSL_PURE=1: its {len(found)} compiled modules are not used)"
+    else:
+        assert line.startswith(f"engine: {sum(s is Build.COMPILED for s in found.values())} of {len(found)} hot "
+                               "modules compiled (Cython)"), line
