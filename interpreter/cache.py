@@ -27,7 +27,6 @@ from typing import Optional
 
 from dsl.limits import MAX_SOURCE, read_text
 
-from .frames import MODULE_NAME
 
 FORMAT = b"wishdsl-game-1\n"
 ENGINE = Path(__file__).resolve().parent
@@ -86,9 +85,9 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj):
         if obj is self.namespace:
             return ("namespace",)
-        code = getattr(obj, "__code__", None)
-        if code is not None and code.co_filename == MODULE_NAME:
-            return ("rule", obj.__name__)
+        name = getattr(obj, "__name__", None)
+        if type(name) is str and self.namespace.get(name) is obj and callable(obj):
+            return ("rule", name)  # a function of the module, Python or compiled (native_rules.py)
         return None
 
 
@@ -112,8 +111,20 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not a class of a compiled game")
 
 
-def load(path: str, variant: Optional[str], allow: tuple):
-    """The cached Game of this file and variant, if its files did not change since; else None."""
+def rebuild(game, ns: dict):
+    """The same game on another namespace of its rules (one that defines the same functions)."""
+    body = io.BytesIO()
+    _Pickler(body, game.rules.namespace).dump(game)
+    out = _Unpickler(io.BytesIO(body.getvalue()), ns).load()
+    out.rules.code, out.rules.native = game.rules.code, None
+    out.rules.bind()
+    out.rules.fill(out.table)
+    return out
+
+
+def load(path: str, variant: Optional[str], allow: tuple, namespace_of):
+    """The cached Game of this file and variant, if its files did not change since; else None.
+    `namespace_of(code, key)` gives the namespace its rules run in (codegen.Rules.namespace_of)."""
     d = cache_dir()
     if d is None:
         return None
@@ -125,17 +136,16 @@ def load(path: str, variant: Optional[str], allow: tuple):
         if not data.startswith(FORMAT):
             return None
         head, code, body = _split(data[len(FORMAT):])
-        sources = json.loads(head)["sources"]
-        if any(_digest(p) != digest for p, digest in sources.items()):
+        head = json.loads(head)
+        if any(_digest(p) != digest for p, digest in head["sources"].items()):
             return None
         code = marshal.loads(code)
-        from .codegen import Rules
-        ns = Rules.run_module(code)
+        ns, native = namespace_of(code, head.get("native"))
         game = _Unpickler(io.BytesIO(body), ns).load()
     except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError, IndexError,
             pickle.UnpicklingError):
         return None
-    game.rules.code = code
+    game.rules.code, game.rules.native = code, native
     game.rules.bind()
     game.rules.fill(game.table)
     return game
@@ -151,7 +161,8 @@ def store(path: str, variant: Optional[str], allow: tuple, game) -> None:
             return
         body = io.BytesIO()
         _Pickler(body, game.rules.namespace).dump(game)
-        head = json.dumps({"sources": game.sources}).encode()  # absolute paths (game.source_digests)
+        head = json.dumps({"sources": game.sources, "native": game.rules.key}).encode()  # absolute paths
+
         code = marshal.dumps(game.rules.code)
         data = FORMAT + b"".join(len(x).to_bytes(8, "big") + x for x in (head, code, body.getvalue()))
         tmp = d / f"{key_of(path, variant, allow)}.{os.getpid()}.tmp"

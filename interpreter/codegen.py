@@ -16,10 +16,12 @@ What the module defines:
 from __future__ import annotations
 
 import builtins
+from typing import Optional
 
 from dsl import ast as A
 from dsl.refs import RefKind
 
+from . import native_rules
 from . import runtime as R
 from .codegen_exprs import ExprGen, lasting_functions
 from .codegen_frames import FrameGen, Out
@@ -34,8 +36,10 @@ class Rules:
     """The compiled module: its text, and the callables and tables the engine runs on."""
 
     def __init__(self, source: str, code, namespace: dict, blocks: list, names: list, points: list,
-                 block_spans: list, spans: tuple, consts: dict):
+                 block_spans: list, spans: tuple, consts: dict, key: str, native: Optional[str] = None):
         self.source = source
+        self.key = key  # what these rules compiled to machine code are found by (native_rules.key_of)
+        self.native = native  # `key` when the rules run as machine code (native_rules.py), else None
         self.code = code  # the compiled module (kept to cache the game: interpreter/cache.py)
         self.namespace = namespace
         self.blocks = blocks  # code number → frame function (or the direct function of a procedure)
@@ -55,14 +59,38 @@ class Rules:
         return state
 
     @staticmethod
-    def run_module(code) -> dict:
-        """Run the compiled module in a namespace of the engine's helpers; its tables come later (`bind`)."""
-        ns = dict(R.NAMESPACE)
+    def provide(ns: dict) -> dict:
+        """Put the engine's helpers in a module's namespace; its tables come later (`bind`, `fill`)."""
+        ns.update(R.NAMESPACE)
         ns.update({"_MAX_LOOP": R.MAX_LOOP, "_MAX_OPTIONS": R.MAX_ACTION_OPTIONS, "_LASTING": {},
-                   "_MISSING": R.MISSING, "_LASTING_LIMIT": R.LASTING_LIMIT, "_BLOCK": FrameKind.BLOCK,
-                   "__builtins__": BUILTINS})
+                   "_MISSING": R.MISSING, "_LASTING_LIMIT": R.LASTING_LIMIT, "_BLOCK": FrameKind.BLOCK})
+        return ns
+
+    @staticmethod
+    def run_module(code) -> dict:
+        """Run the compiled module in a namespace of the engine's helpers."""
+        ns = Rules.provide({"__builtins__": BUILTINS})
         exec(code, ns)  # the generated module: see the module docstring
         return ns
+
+    @staticmethod
+    def namespace_of(code, key: Optional[str]) -> tuple:
+        """(namespace, native digest or None): the module built to machine code under `key` when there is one
+        (native_rules.py), else the module `code` run as Python."""
+        ns = native_rules.namespace(key) if key else None
+        if ns is not None:
+            return Rules.provide(ns), key
+        return Rules.run_module(code), None
+
+    def python_namespace(self) -> dict:
+        """A namespace of these rules run as Python (of a game whose rules run as machine code)."""
+        if self.code is None:
+            self.code = compile(self.source, MODULE_NAME, "exec")
+        return Rules.run_module(self.code)
+
+    def build_native(self):
+        """Compile these rules to machine code, kept for every later load of the game (native_rules.build)."""
+        return native_rules.build(self.key, self.source, set(self.namespace), set(BUILTINS))
 
     def bind(self) -> None:
         """Give the module the tables its functions read: spans and points (the constants come by `fill`)."""
@@ -454,12 +482,13 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         self.drain()
         text = self.source()
         code = compile(text, MODULE_NAME, "exec")
-        ns = Rules.run_module(code)
+        key = native_rules.key_of(self.g.fingerprint, text)
+        ns, native = Rules.namespace_of(code, key)
         points = [cls(*[_resolved(a, ns) for a in args]) for cls, args in self.point_specs]
         blocks = [ns.get(f"b{code}") or ns.get(f"p{code}") for code in range(len(self.names))]
         block_spans = [self.block_spans.get(code) for code in range(len(self.names))]
         rules = Rules(text, code, ns, blocks, list(self.names), points, block_spans, tuple(self.spans),
-                      dict(self.consts))
+                      dict(self.consts), key, native)
         rules.bind()
         return rules
 

@@ -15,6 +15,7 @@ from dsl.front import Source, front_end
 from dsl.parser import parse
 
 from . import cache
+from .codegen import Rules
 from .engine import State
 from .scoring import standing
 from .state import STATE_FORMAT, data_from_json
@@ -69,7 +70,19 @@ class Game:
         """What the cache of compiled games keeps: everything but the syntax tree and per-count caches."""
         state = dict(self.__dict__)
         state.update(_checked=None, _layouts={}, initial={})
+        state.pop("_python", None)
         return state
+
+    def explainable(self) -> "Game":
+        """This game with its rules run as Python, as a State that explains its log needs (it reads Python's
+        frames: why.py): itself, or the Python twin of a game whose rules run as machine code (native_rules.py)."""
+        if self.rules.native is None:
+            return self
+        twin = self.__dict__.get("_python")
+        if twin is None:
+            twin = self._python = cache.rebuild(self, self.rules.python_namespace())
+            twin._checked = self._checked
+        return twin
 
     def table(self, key: tuple):
         """A table the compiled rules read (codegen's `const`): ("cfield", f) card definition → field f,
@@ -211,7 +224,7 @@ def load_game(path: str, variant: Optional[str] = None, allow: tuple = ()) -> Ga
     hit = _GAMES.get(key)
     if hit is not None and hit[0] == _stamps(hit[1]):
         return hit[1]
-    game = cache.load(path, variant, allow)
+    game = cache.load(path, variant, allow, Rules.namespace_of)
     if game is None:
         game = compile_program(path, variant, allow)
         cache.store(path, variant, allow, game)

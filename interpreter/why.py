@@ -173,6 +173,7 @@ class ExplainingState(State):
 
     @classmethod
     def start(cls, game, players: int, seed: int, timed: bool = False) -> "ExplainingState":
+        game = game.explainable()
         game.check_players(players)
         return cls.fresh(game, players, int(seed), timed)
 

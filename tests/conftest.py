@@ -15,7 +15,7 @@ if _OWN_CACHE:
 os.environ["XDG_CACHE_HOME"] = os.environ["WISHDSL_TESTS_CACHE_HOME"]
 os.environ.pop("WISHDSL_CACHE", None)
 # the key that signs saves (wishdsl/saves.py) is the tests' own, not the user's
-os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="wishdsl-tests-config-")
+_CONFIG_HOME = os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="wishdsl-tests-config-")  # each process's
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,6 +30,7 @@ def allow_the_project(monkeypatch):
 
 
 def pytest_unconfigure(config):
+    shutil.rmtree(_CONFIG_HOME, ignore_errors=True)
     if _OWN_CACHE and not hasattr(config, "workerinput"):
         shutil.rmtree(os.environ["WISHDSL_TESTS_CACHE_HOME"], ignore_errors=True)
 

@@ -1,0 +1,144 @@
+"""A game's rules compiled to machine code (interpreter/native_rules.py, `wishdsl build`): found by what the rules
+are, never by where the file is; loaded only from a private folder; playing the same games, byte for byte, as the
+rules run as Python; explained by their Python twin."""
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dsl.errors import WishError
+from interpreter import cache, load_game, native_rules
+from interpreter.agents import make_agents, play
+from interpreter.codegen import BUILTINS, Rules
+from interpreter.why import ExplainingState, explain
+
+ROOT = Path(__file__).resolve().parent.parent
+WM = "games/wunschmaschine.wish"
+CAN_BUILD = native_rules.available()
+
+
+@pytest.fixture(scope="module")
+def built():
+    """Wunschmaschine's rules built once in the tests' own cache (conftest.py), loaded afresh."""
+    if CAN_BUILD is not None:
+        pytest.skip(f"cannot compile rules here: {CAN_BUILD}")
+    game = load_game(WM)
+    game.rules.build_native()
+    fresh = cache.load(WM, None, game.allow, Rules.namespace_of)
+    assert fresh is not None and fresh.rules.native is not None
+    return fresh
+
+
+@pytest.mark.parametrize("text, names, expected", [
+    ("def x1(st, env):\n    return _c0[len(env)]\n", {"_c0"}, "_c0 = None\n"),
+    ("def x1(st, env):\n    return [g for g in _P if g]\n", {"_P", "_S"}, "_P = None\n"),
+    ("def f0(st):\n    return f1(st)\ndef f1(st):\n    return _MISSING\n", {"_MISSING"}, "_MISSING = None\n"),
+    ("def x1(st, env):\n    return sum(_c1) + max(_c2)\n", {"_c1", "_c2"}, "_c1 = None\n_c2 = None\n"),
+])
+def test_the_prelude_declares_what_the_engine_provides(text, names, expected):
+    assert native_rules.prelude(text, names, BUILTINS) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "def x1(st, env):\n    return open('/etc/passwd')\n",
+    "def x1(st, env):\n    return _not_provided\n",
+])
+def test_a_text_that_reads_other_names_is_refused(text):
+    with pytest.raises(native_rules.BuildError, match="names the engine does not provide"):
+        native_rules.prelude(text, {"_c0"}, BUILTINS)
+
+
+def test_the_key_is_what_the_rules_are_not_where_the_file_is():
+    relative = load_game(WM)
+    absolute = load_game(str(ROOT / WM))
+    key = native_rules.key_of(relative.fingerprint, relative.rules.source)
+    assert key == relative.rules.key == absolute.rules.key
+    assert key != native_rules.key_of(relative.fingerprint, relative.rules.source + "\n")
+    assert key != native_rules.key_of(relative.fingerprint + "x", relative.rules.source)
+    assert key != load_game(WM, relative.variants[0]).rules.key
+
+
+def test_without_a_build_the_rules_run_as_python():
+    game = load_game("games/three_wishes.wish", "Match")
+    assert game.rules.native is None and game.explainable() is game
+
+
+def test_a_built_game_loads_as_machine_code_from_any_spelling_of_its_path(built):
+    for path in (WM, str(ROOT / WM)):
+        again = cache.load(path, None, built.allow, Rules.namespace_of)
+        assert again.rules.native == built.rules.native
+        assert type(again.rules.blocks[0]).__name__ != "function"  # not a Python function
+
+
+def test_pure_python_is_asked_for(built, monkeypatch):
+    monkeypatch.setenv("WISHDSL_PURE", "1")
+    assert native_rules.namespace(built.rules.native) is None
+
+
+def test_a_folder_others_may_write_to_is_not_trusted(built, monkeypatch, tmp_path):
+    path = native_rules.module_path(built.rules.native)
+    folder = tmp_path / "native"
+    folder.mkdir(mode=0o700)
+    shutil.copyfile(path, folder / path.name)
+    os.chmod(folder / path.name, 0o700)
+    monkeypatch.setattr(native_rules, "native_dir", lambda: folder)
+    monkeypatch.delitem(sys.modules, native_rules.PREFIX + built.rules.native, raising=False)
+    os.chmod(folder, 0o777)
+    assert native_rules.namespace(built.rules.native) is None
+    os.chmod(folder, 0o700)
+    assert native_rules.namespace(built.rules.native) is not None
+
+
+def outcomes(game, specs: list, seed: int) -> list:
+    st = game.new_state(len(specs), seed=seed)
+    taken = play(st, make_agents(specs, len(specs), seed))
+    return [[str(a) for a in taken], st.log_lines(), st.to_json(), st.scores()]
+
+
+@pytest.mark.parametrize("specs", [
+    ["random"] * 3,
+    ["random", "greedy", "mcts:iterations=15", "random"],
+    ["greedy", "random", "random", "mcts:iterations=10;probe=1", "random", "greedy"],
+])
+@pytest.mark.parametrize("seed", [1, 7])
+def test_machine_code_plays_as_python_does(built, specs, seed):
+    python = built.explainable()
+    assert python.rules.native is None and python.rules.source == built.rules.source
+    assert outcomes(built, specs, seed) == outcomes(python, specs, seed)
+
+
+def test_a_saved_game_goes_on_the_same(built):
+    st, rng = built.new_state(4, seed=3), random.Random(3)
+    for _ in range(40):
+        st.apply(rng.choice(st.legal_actions()))
+    assert not st.is_over
+    doc = st.to_json()
+    a, b = built.state_from_json(doc), built.explainable().state_from_json(doc)
+    for x in (a, b):
+        play(x, make_agents(["random"] * 4, 4, 11))
+    assert a.log_lines() == b.log_lines() and a.to_json() == b.to_json()
+
+
+def test_an_explained_game_runs_its_python_twin(built):
+    st = ExplainingState.start(built, 4, 5)
+    assert st.game.rules.native is None
+    play(st, make_agents(["random"] * 4, 4, 5))
+    lines = explain(st, len(st.log_lines()) - 1)
+    assert lines, "the last line of the log is explained"
+
+
+def test_build_says_what_it_did(built):
+    out = subprocess.run([sys.executable, "-m", "wishdsl.cli", "build", WM], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    assert out == f"{WM}: its rules run as machine code already\n"
+
+
+def test_without_cython_build_says_what_is_missing(monkeypatch):
+    monkeypatch.setattr(native_rules, "available", lambda: "Cython is not installed (pip install -e '.[native]')")
+    game = load_game("games/three_wishes.wish", "Match")
+    with pytest.raises(WishError, match=r"needs Cython and a C compiler: Cython is not installed"):
+        game.rules.build_native()
