@@ -12,6 +12,8 @@ and as often as they always did.
 """
 from __future__ import annotations
 
+import symtable
+
 from dsl import ast as A
 from dsl.refs import RefKind
 
@@ -113,9 +115,8 @@ class ExprGen:
             return self.function_call(e.ref.name, [self.expr(a, scope) for a in e.args], self.span(e))
         return self.builtin(e, e.ref.name, scope)
 
-    def generator(self, gen: A.Generator, scope: dict, lazy: bool = False) -> str:
-        """The text of a list comprehension for `gen` (clauses nest left to right); a generator expression when
-        `lazy` (for `any`/`all`, which may then stop at the first answer)."""
+    def generator(self, gen: A.Generator, scope: dict) -> str:
+        """The text of a list comprehension for `gen` (clauses nest left to right)."""
         inner = dict(scope)
         parts = []
         for cl in gen.clauses:
@@ -126,7 +127,33 @@ class ExprGen:
             if cl.cond is not None:
                 parts.append(f"if {self.expr(cl.cond, inner)}")
         body = f"{self.expr(gen.elem, inner)} {' '.join(parts)}"
-        return f"({body})" if lazy else f"[{body}]"
+        return f"[{body}]"
+
+    def test_function(self, name: str, gen: A.Generator, scope: dict) -> str:
+        """`any`/`all` of a generator as a call of a function of its own (`tN`) that loops and returns at the
+        first answer: what a generator expression does, without making a generator and closing it early. It
+        takes the names of the enclosing function that it reads (`st`, `env`, `you`, `who`, the variables of
+        enclosing generators)."""
+        inner = dict(scope)
+        body, depth = [], 1
+        for cl in gen.clauses:
+            source = self.coll(cl.source, inner, copy=False)
+            var = self.fresh("g")
+            inner[cl.var] = var
+            body.append("    " * depth + f"for {var} in {source}:")
+            depth += 1
+            if cl.cond is not None:
+                body.append("    " * depth + f"if {self.expr(cl.cond, inner)}:")
+                depth += 1
+        elem = self.expr(gen.elem, inner)
+        found = "True" if name == "any" else "False"
+        body += ["    " * depth + (f"if {elem}:" if name == "any" else f"if not ({elem}):"),
+                 "    " * (depth + 1) + f"return {found}", f"    return {'False' if name == 'any' else 'True'}"]
+        fn = self.fresh("t")
+        candidates = list(dict.fromkeys(["st", "env", "you", "who"] + sorted(set(scope.values()))))
+        used = reads(f"def {fn}({', '.join(candidates)}):\n" + "\n".join(body) + "\n", candidates)
+        self.tests_out.lines += [f"def {fn}({', '.join(used)}):  # {name}, line {gen.span.line}", *body]
+        return f"{fn}({', '.join(used)})"
 
     def items(self, e: A.Call, scope) -> str:
         """The values a builtin works on: its generator's list, or its one argument as a collection."""
@@ -157,14 +184,14 @@ class ExprGen:
             return f"_members({members}, {args[0]})"
         if name == "owner":
             return f"st.lay.slot_owner[st.where[{args[0]}]]"
+        if name in ("any", "all") and e.gen is not None and not self.draws(e.gen):
+            # Nothing in it draws at random: stopping at the first answer gives the same answer sooner (an
+            # element that would fail after it is then never evaluated).
+            return self.test_function(name, e.gen, scope)
         items = self.items(e, scope)
         arg_ty = e.args[0].ty if e.gen is None else None
         if name == "count":
             return f"sum({items})" if arg_ty is not None and arg_ty.kind == "bag" else f"len({items})"
-        if name in ("any", "all") and e.gen is not None and not self.draws(e.gen):
-            # Nothing in it draws at random: stopping at the first answer gives the same answer sooner (an
-            # element that would fail after it is then never evaluated).
-            return f"{name}{self.generator(e.gen, scope, lazy=True)}"
         if name in ("sum", "any", "all"):
             return f"{name}({items})"
         if name in ("min", "max", "first", "last", "random", "first_to_answer"):
@@ -232,6 +259,17 @@ class ExprGen:
         if op in ("/", "%"):  # the divisor first: division by zero is an error before the dividend is read
             return f"_{'div' if op == '/' else 'mod'}(_nonzero({b}, {self.span(e)}), {a})"
         return f"({a} {ARITH[op]} {b})"
+
+
+def reads(text: str, names: list) -> list:
+    """Which of `names` the one function of `text` reads (in its body or in comprehensions within it)."""
+    fn, = symtable.symtable(text, "test", "exec").get_children()
+    seen, stack = set(), [fn]
+    while stack:
+        table = stack.pop()
+        seen |= {s.get_name() for s in table.get_symbols() if s.is_referenced() or s.is_free()}
+        stack.extend(table.get_children())
+    return [n for n in names if n in seen]
 
 
 def lasting_functions(functions: dict) -> set:
