@@ -15,6 +15,11 @@ from .log import Entry
 from .state import StateData
 
 
+try:
+    from . import _cards as _C  # the loops below in C (setup.py), when compiled; these functions are the reference
+except ImportError:
+    _C = None
+
 MOVED = ("moved",)  # the event of a card move
 MOVE = Entry.MOVE
 PLACE_GROUPS = {"gvar": 0, "pvar": 1, "kvar": 2}  # `read_place`'s kinds of variables → write_vars' groups
@@ -168,28 +173,9 @@ class World(StateData):
             zone[0:0] = cards
         else:
             zone.extend(cards)
-        where, face, known, seen = self.where, self.face, self.known, self.seen
         lay = self.lay
-        if facing == "up" or lay.slot_public[dest]:
-            everyone = self.all_mask
-            for c in cards:
-                where[c] = dest
-                face[c] = True
-                known[c] = seen[c] = everyone
-            knew = (everyone,) * len(cards)
-        else:
-            keep = lay.slot_keep[dest]
-            if keep:
-                for c in cards:
-                    where[c] = dest
-                    face[c] = False
-                    k = known[c] = known[c] | keep
-                    seen[c] |= k
-            else:  # nobody learns the cards here; who saw them has them in `seen` already (seen ⊇ known)
-                for c in cards:
-                    where[c] = dest
-                    face[c] = False
-            knew = tuple([known[c] for c in cards])
+        knew = ARRIVE(self.where, self.face, self.known, self.seen, cards, dest,
+                      facing == "up" or lay.slot_public[dest], self.all_mask, lay.slot_keep[dest])
         limit = lay.slot_limit[dest]
         if limit is not None and len(zone) > limit(self, {}):
             raise WishRuntimeError(f"{lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
@@ -215,18 +201,12 @@ class World(StateData):
         self.version += 1
         self.rng.shuffle(self.zones[slot])
         keep = self.lay.slot_keep[slot]
-        face, known = self.face, self.known
-        hidden = tuple([c for c in self.zones[slot] if not face[c]])
-        for c in hidden:
-            known[c] &= keep
+        hidden = FORGET(self.zones[slot], self.face, self.known, keep)
         self.shuffles.append((len(self.log), keep, hidden))
         self.log.append((Entry.SHUFFLE, slot))
 
     def peek(self, cards: tuple, who: int) -> None:
-        known, seen, bit = self.known, self.seen, 1 << who
-        for c in cards:
-            known[c] |= bit
-            seen[c] |= bit
+        LEARN(self.known, self.seen, cards, 1 << who)
         if cards:
             log.cards(self, Entry.PEEK, cards, who)
 
@@ -275,12 +255,63 @@ class World(StateData):
         one definition in one zone."""
         if not is_card:
             return tuple(dict.fromkeys(values))
-        of, where, known, bit = self.ids.of, self.where, self.known, 1 << who
-        seen: set = set()
-        out = []
-        for v in values:
-            key = (of[v], where[v]) if known[v] & bit else v  # a card it does not know: itself
-            if key not in seen:
-                seen.add(key)
-                out.append(v)
-        return tuple(out)
+        return DISTINCT(values, self.ids.of, self.where, self.known, 1 << who)
+
+
+def arrive(where: list, face: list, known: list, seen: list, cards, dest: int, up: bool, everyone: int,
+           keep: int) -> tuple:
+    """Cards arrive in zone `dest`: face up and known to everyone (`up`), else face down, known as before and to
+    `keep` too (nobody learns them when `keep` is 0: who saw them has them in `seen` already, seen ⊇ known).
+    Returns who knows each card now."""
+    if up:
+        for c in cards:
+            where[c] = dest
+            face[c] = True
+            known[c] = seen[c] = everyone
+        return (everyone,) * len(cards)
+    if keep:
+        for c in cards:
+            where[c] = dest
+            face[c] = False
+            k = known[c] = known[c] | keep
+            seen[c] |= k
+    else:
+        for c in cards:
+            where[c] = dest
+            face[c] = False
+    return tuple([known[c] for c in cards])
+
+
+def forget(zone: list, face: list, known: list, keep: int) -> tuple:
+    """After a shuffle of `zone`: its face-down cards are known only to `keep` (of those who knew them).
+    Returns those cards."""
+    hidden = tuple([c for c in zone if not face[c]])
+    for c in hidden:
+        known[c] &= keep
+    return hidden
+
+
+def learn(known: list, seen: list, cards, bit: int) -> None:
+    """`bit`'s player knows these cards now (and has seen them)."""
+    for c in cards:
+        known[c] |= bit
+        seen[c] |= bit
+
+
+def distinct(values, of, where: list, known: list, bit: int) -> tuple:
+    """One of each group of card options a player cannot tell apart: the cards they know, by definition and zone;
+    each card they do not know stands for itself."""
+    seen: set = set()
+    out = []
+    for v in values:
+        key = (of[v], where[v]) if known[v] & bit else v
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return tuple(out)
+
+
+if _C is None:
+    ARRIVE, FORGET, LEARN, DISTINCT = arrive, forget, learn, distinct
+else:
+    ARRIVE, FORGET, LEARN, DISTINCT = _C.arrive, _C.forget, _C.learn, _C.distinct

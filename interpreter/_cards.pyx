@@ -1,0 +1,90 @@
+# cython: language_level=3
+"""The per-card loops of card moves, shuffles and peeks in C (setup.py compiles this; interpreter/world.py uses it
+when it is there): the same reads and writes of the world's lists as the Python functions of the same names in
+world.py, which are the reference (tests/test_cards.py compares the two)."""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+
+
+def arrive(list where, list face, list known, list seen, object cards, object dest, bint up, object everyone,
+           object keep):
+    """Cards arrive in zone `dest`: face up and known to everyone (`up`), else face down, known as before and
+    to `keep` too. Returns who knows each card now."""
+    cdef Py_ssize_t c
+    cdef object k
+    cdef list knew
+    if up:
+        for card in cards:
+            c = card
+            where[c] = dest
+            face[c] = True
+            known[c] = everyone
+            seen[c] = everyone
+        return (everyone,) * len(cards)
+    knew = []
+    if keep:
+        for card in cards:
+            c = card
+            where[c] = dest
+            face[c] = False
+            k = known[c] | keep
+            known[c] = k
+            seen[c] = seen[c] | k
+            knew.append(k)
+    else:
+        for card in cards:
+            c = card
+            where[c] = dest
+            face[c] = False
+            knew.append(known[c])
+    return tuple(knew)
+
+
+def forget(list zone, list face, list known, object keep):
+    """After a shuffle of `zone`: its face-down cards are known only to `keep` (of those who knew them).
+    Returns those cards."""
+    cdef Py_ssize_t c
+    cdef list hidden = []
+    for card in zone:
+        c = card
+        if not face[c]:
+            known[c] = known[c] & keep
+            hidden.append(card)
+    return tuple(hidden)
+
+
+def learn(list known, list seen, object cards, object bit):
+    """`bit`'s player knows these cards now (and has seen them)."""
+    cdef Py_ssize_t c
+    for card in cards:
+        c = card
+        known[c] = known[c] | bit
+        seen[c] = seen[c] | bit
+
+
+def distinct(values, object of, list where, list known, object bit):
+    """One of each group of card options a player cannot tell apart: the cards they know, by definition and zone;
+    each card they do not know stands for itself."""
+    cdef Py_ssize_t c, i, j, n = len(values)
+    cdef long long key
+    cdef long long *keys = <long long *> PyMem_Malloc(max(n, 1) * sizeof(long long))
+    cdef list out = []
+    if keys == NULL:
+        raise MemoryError()
+    try:
+        i = 0
+        for v in values:
+            c = v
+            if known[c] & bit:  # a known card: its definition and zone (below zero, apart from the cards)
+                key = -1 - (<long long>of[c] * 1048576 + <long long>where[c])
+            else:
+                key = c
+            for j in range(i):
+                if keys[j] == key:
+                    break
+            else:
+                keys[i] = key
+                i += 1
+                out.append(v)
+        return tuple(out)
+    finally:
+        PyMem_Free(keys)
