@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dsl.errors import WishError
-from interpreter import cache, load_game, native_rules
+from interpreter import cache, load_game, native, native_rules
 from interpreter.agents import make_agents, play
 from interpreter.codegen import BUILTINS, Rules
 from interpreter.why import ExplainingState, explain
@@ -22,14 +22,22 @@ CAN_BUILD = native_rules.available()
 
 
 @pytest.fixture(scope="module")
-def built():
-    """Wunschmaschine's rules built once in the tests' own cache (conftest.py), loaded afresh."""
+def built_key():
+    """Wunschmaschine's rules built once in the tests' own cache (conftest.py): their key."""
     if CAN_BUILD is not None:
         pytest.skip(f"cannot compile rules here: {CAN_BUILD}")
     game = load_game(WM)
     game.rules.build_native()
-    fresh = cache.load(WM, None, game.allow, Rules.namespace_of)
-    assert fresh is not None and fresh.rules.native is not None
+    return game.rules.key
+
+
+@pytest.fixture(scope="module")
+def built(built_key):
+    """The game loaded afresh, its rules as machine code."""
+    if native.pure_requested():
+        pytest.skip("WISHDSL_PURE=1 runs the rules as Python")
+    fresh = cache.load(WM, None, load_game(WM).allow, Rules.namespace_of)
+    assert fresh is not None and fresh.rules.native == built_key
     return fresh
 
 
@@ -74,9 +82,10 @@ def test_a_built_game_loads_as_machine_code_from_any_spelling_of_its_path(built)
         assert type(again.rules.blocks[0]).__name__ != "function"  # not a Python function
 
 
-def test_pure_python_is_asked_for(built, monkeypatch):
+def test_pure_python_is_asked_for(built_key, monkeypatch):
     monkeypatch.setenv("WISHDSL_PURE", "1")
-    assert native_rules.namespace(built.rules.native) is None
+    assert native_rules.namespace(built_key) is None
+    assert cache.load(WM, None, load_game(WM).allow, Rules.namespace_of).rules.native is None
 
 
 def test_a_folder_others_may_write_to_is_not_trusted(built, monkeypatch, tmp_path):
