@@ -85,7 +85,12 @@ class Options(Sequence):
 
     def __init__(self, st, d, rows: list):
         self._st, self._d, self._rows = st, d, rows  # rows: (player, number of options), in order
-        self._n = rows[0][1] if len(rows) == 1 else sum(n for _, n in rows)
+        if len(rows) == 1:
+            self._n = rows[0][1]
+        else:
+            self._n = 0
+            for row in rows:
+                self._n += row[1]
 
     def __len__(self) -> int:
         return self._n

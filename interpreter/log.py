@@ -32,6 +32,8 @@ class Entry(enum.IntEnum):
     SAY = 11  # values of a `log` statement, its point (no card references)
 
 
+# The kinds as module constants: reading a member off its enum class costs ten times a global's lookup.
+TEXT, PARTS, MOVE, PEEK, REVEAL, TURN, SWAP, SHUFFLE, VAR, CHOICE, ACTION, SAY = Entry
 KIND_NAMES = tuple(kind.name.lower() for kind in Entry)  # "move", "var" …: a view names each line's kind
 
 
@@ -58,7 +60,7 @@ def var_change(st, v, group: int, index: int, key, old, new) -> None:
         st.write_parts([f"{owner}{v.name}: ", *views.log_parts(st, old, v.ty), " → ",
                         *views.log_parts(st, new, v.ty)])
     else:
-        st.log.append((Entry.VAR, group, index, key, old, new))
+        st.log.append((VAR, group, index, key, old, new))
 
 
 def frozen(st, value, ty):
@@ -81,13 +83,13 @@ def frozen(st, value, ty):
 def choice(st, who: int, value, point) -> None:
     if point.card_refs:
         value = frozen(st, value, point.elem)
-    st.log.append((Entry.CHOICE, who, value, point.index))
+    st.log.append((CHOICE, who, value, point.index))
 
 
 def action(st, who: int, a, values: tuple) -> None:
     if a.cards:
         values = tuple(frozen(st, v, t) for v, t in zip(values, a.param_types))
-    st.log.append((Entry.ACTION, who, a.name, values))
+    st.log.append((ACTION, who, a.name, values))
 
 
 def say(st, values: tuple, point) -> None:
@@ -95,7 +97,7 @@ def say(st, values: tuple, point) -> None:
     if any(has_card_refs(t) for t in point.types):
         st.write_parts(views.joined([views.log_parts(st, v, ty) for v, ty in zip(values, point.types)], " "))
     else:
-        st.log.append((Entry.SAY, values, point.index))
+        st.log.append((SAY, values, point.index))
 
 
 # ---------------------------------------------------------------- reading

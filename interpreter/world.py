@@ -11,7 +11,7 @@ from typing import Optional
 from dsl.errors import WishRuntimeError
 
 from . import log, views
-from .log import Entry
+from .log import MOVE, PARTS, PEEK, REVEAL, SHUFFLE, SWAP, TEXT, TURN
 from .state import StateData
 
 
@@ -21,7 +21,6 @@ except ImportError:
     _C = None
 
 MOVED = ("moved",)  # the event of a card move
-MOVE = Entry.MOVE
 PLACE_GROUPS = {"gvar": 0, "pvar": 1, "kvar": 2}  # `read_place`'s kinds of variables → write_vars' groups
 
 
@@ -203,18 +202,18 @@ class World(StateData):
         keep = self.lay.slot_keep[slot]
         hidden = FORGET(self.zones[slot], self.face, self.known, keep)
         self.shuffles.append((len(self.log), keep, hidden))
-        self.log.append((Entry.SHUFFLE, slot))
+        self.log.append((SHUFFLE, slot))
 
     def peek(self, cards: tuple, who: int) -> None:
         LEARN(self.known, self.seen, cards, 1 << who)
         if cards:
-            log.cards(self, Entry.PEEK, cards, who)
+            log.cards(self, PEEK, cards, who)
 
     def reveal(self, cards: tuple) -> None:
         for c in cards:
             self.known[c] = self.seen[c] = self.all_mask
         if cards:
-            log.cards(self, Entry.REVEAL, cards)
+            log.cards(self, REVEAL, cards)
 
     def turn(self, cards: tuple, up: bool) -> None:
         for c in cards:
@@ -222,7 +221,7 @@ class World(StateData):
             if up:
                 self.known[c] = self.seen[c] = self.all_mask
         if cards:
-            log.cards(self, Entry.TURN, cards, up)
+            log.cards(self, TURN, cards, up)
 
     def swap(self, a: int, b: int, span) -> None:
         self.version += 1
@@ -232,17 +231,17 @@ class World(StateData):
         self.where[a], self.where[b] = zb, za
         self._enter(a, zb, None)
         self._enter(b, za, None)
-        log.cards(self, Entry.SWAP, (a, b))
+        log.cards(self, SWAP, (a, b))
         self.emit(("moved",), (a, za, zb))
         self.emit(("moved",), (b, zb, za))
 
     # ---------------------------------------------------------------- the log
     def write_log(self, text: str) -> None:
-        self.log.append((Entry.TEXT, text))
+        self.log.append((TEXT, text))
 
     def write_parts(self, parts: list) -> None:
         """A line of texts and card references (interpreter/log.py)."""
-        self.log.append((Entry.PARTS, tuple(parts)))
+        self.log.append((PARTS, tuple(parts)))
 
     def render(self, value, ty, viewer: Optional[int] = None) -> str:
         return views.render(self, value, ty, viewer)
