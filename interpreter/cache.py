@@ -64,7 +64,7 @@ def key_of(path: str, variant: Optional[str], allow: tuple) -> str:
     return h.hexdigest()
 
 
-def _private(p: Path) -> bool:
+def private(p: Path) -> bool:
     """Does `p` belong to this user, with nobody else allowed to write to it?"""
     try:
         s = p.stat()
@@ -129,7 +129,7 @@ def load(path: str, variant: Optional[str], allow: tuple, namespace_of):
     if d is None:
         return None
     entry = d / f"{key_of(path, variant, allow)}.bin"
-    if not (_private(d) and _private(entry)):
+    if not (private(d) and private(entry)):
         return None
     try:
         data = entry.read_bytes()
@@ -157,7 +157,7 @@ def store(path: str, variant: Optional[str], allow: tuple, game) -> None:
         return
     try:
         d.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not _private(d):
+        if not private(d):
             return
         body = io.BytesIO()
         _Pickler(body, game.rules.namespace).dump(game)

@@ -25,8 +25,8 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import symtable
+import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Optional
@@ -36,6 +36,7 @@ from dsl.errors import WishError
 from . import cache, native
 
 FORMAT = "wishdsl-native-1"
+ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
 PREFIX = "wishrules_"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 DIRECTIVES = {"language_level": 3, "annotation_typing": False}
@@ -75,7 +76,7 @@ def namespace(key: str) -> Optional[dict]:
     mod = sys.modules.get(name)
     if mod is None:
         path = module_path(key)
-        if path is None or not (cache._private(path.parent) and cache._private(path)):
+        if path is None or not (cache.private(path.parent) and cache.private(path)):
             return None
         try:
             spec = importlib.util.spec_from_file_location(name, path)
@@ -111,25 +112,27 @@ def build(key: str, text: str, names, builtin_names) -> Path:
     path = module_path(key)
     if path is None:
         raise BuildError("the cache is off (WISHDSL_CACHE=0): there is nowhere to keep compiled rules")
-    if cache._private(path):
+    if cache.private(path):
         return path
     missing = available()
     if missing:
         raise BuildError(f"compiling rules needs Cython and a C compiler: {missing}")
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    if not cache._private(path.parent):
+    if not cache.private(path.parent):
         raise BuildError(f"{path.parent} is not private to this user: compiled rules are not kept there")
     body = f"# {FORMAT}\n_DIGEST = {key!r}\n" + prelude(text, names, builtin_names) + text
     with tempfile.TemporaryDirectory(prefix="wishdsl-build-") as tmp:
         src = Path(tmp) / f"{PREFIX}{key}.py"
         src.write_text(body, encoding="utf-8")
-        env = dict(os.environ, CFLAGS=(os.environ.get("CFLAGS", "") + " " + CFLAGS).strip())
+        env = dict(os.environ, CFLAGS=(os.environ.get("CFLAGS", "") + " " + CFLAGS).strip(),
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         done = subprocess.run([sys.executable, "-m", "interpreter.native_rules", str(src), tmp], env=env,
                               capture_output=True, text=True, cwd=tmp)
         built = Path(tmp) / "out" / (src.stem + SUFFIX)
         if done.returncode != 0 or not built.exists():
-            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-            raise BuildError(f"the C build failed:\n{tail}")
+            lines = (done.stdout + done.stderr).strip().splitlines()
+            said = [line for line in lines if "error" in line.lower()][-15:] or lines[-15:]
+            raise BuildError("the C build failed:\n" + "\n".join(said))
         part = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         shutil.copyfile(built, part)
         os.chmod(part, 0o700)
@@ -163,4 +166,7 @@ def available() -> Optional[str]:
 
 
 if __name__ == "__main__":
-    _compile_here(sys.argv[1], sys.argv[2])
+    try:
+        _compile_here(sys.argv[1], sys.argv[2])
+    except Exception as err:  # the compiler has said why on stderr; its caller shows that, not this traceback
+        sys.exit(f"{type(err).__name__}: {err}")

@@ -151,3 +151,24 @@ def test_without_cython_build_says_what_is_missing(monkeypatch):
     game = load_game("games/three_wishes.wish", "Match")
     with pytest.raises(WishError, match=r"needs Cython and a C compiler: Cython is not installed"):
         game.rules.build_native()
+
+
+def test_a_module_under_another_key_is_not_used(built_key, monkeypatch, tmp_path):
+    other = "0" * 32
+    folder = tmp_path / "native"
+    folder.mkdir(mode=0o700)
+    target = folder / native_rules.module_path(other).name
+    shutil.copyfile(native_rules.module_path(built_key), target)
+    os.chmod(target, 0o700)
+    monkeypatch.setattr(native_rules, "native_dir", lambda: folder)
+    assert native_rules.namespace(other) is None
+
+
+def test_a_failed_build_says_what_the_compiler_said(monkeypatch):
+    if CAN_BUILD is not None:
+        pytest.skip(f"cannot compile rules here: {CAN_BUILD}")
+    monkeypatch.setenv("CFLAGS", "-fno-such-option-of-any-compiler")
+    game = load_game("games/three_wishes.wish", "Match")
+    with pytest.raises(native_rules.BuildError, match=r"(?s)the C build failed:.*no-such-option"):
+        game.rules.build_native()
+    assert not native_rules.module_path(game.rules.key).exists()
