@@ -233,9 +233,11 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         else:
             players, options = self.root(s.players, collection=True), self.root(s.options, collection=True)
             verb = s.verb or self.verb(s.target)
+            shared = not self.draws(s.options) and not any(isinstance(n, A.Name) and n.name == s.var
+                                                           for n, _ in A.walk(s.options))
             self.point_specs.append((R.Simultaneous, (index, span, s.var, Fn(players), Fn(self.writer(s, "who, value")),
                                                       Fn(options), s.options.ty.element(), s.prompt, verb,
-                                                      s.distinct, s.skip)))
+                                                      s.distinct, s.skip, shared)))
         return index
 
     def enumerator(self, a: A.Action, types: list, guards: list, requires: list) -> str:

@@ -309,23 +309,29 @@ class Choice(Point):
 class Simultaneous(Point):
     """`simultaneously P in PLAYERS choose P.VAR from OPTIONS`: everyone answers, then all answers apply."""
 
-    __slots__ = ("var", "players", "write", "options", "elem", "prompt", "verb", "distinct", "skip", "card_refs")
+    __slots__ = ("var", "players", "write", "options", "elem", "prompt", "verb", "distinct", "skip", "card_refs",
+                 "shared")
 
-    def __init__(self, index, span, var, players, write, options, elem, prompt, verb, distinct, skip):
+    def __init__(self, index, span, var, players, write, options, elem, prompt, verb, distinct, skip, shared):
         super().__init__(index, span)
         self.var, self.players, self.write, self.options = var, players, write, options
         self.elem, self.prompt, self.verb, self.distinct, self.skip = elem, prompt, verb, distinct, skip
         self.card_refs = holds_cards(elem)
+        self.shared = shared  # the options read neither the player nor the dice: the same for everyone
 
     def ask(self, st, env) -> bool:
         who = tuple(self.players(st, env))
         if not who:
             return False
         values = []
+        same = tuple(self.options(st, env)) if self.shared else None
         for p in who:
-            local = dict(env)
-            local[self.var] = p
-            vs = tuple(self.options(st, local))
+            if same is None:
+                local = dict(env)
+                local[self.var] = p
+                vs = tuple(self.options(st, local))
+            else:
+                vs = same
             if self.skip is not None:
                 vs += (None,)
             if self.distinct:
