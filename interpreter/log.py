@@ -30,10 +30,11 @@ class Entry(enum.IntEnum):
     CHOICE = 9  # who, the value as written (`frozen`), decision point
     ACTION = 10  # who, action name, parameter values as written (`frozen`)
     SAY = 11  # values of a `log` statement, its point (no card references)
+    ANNOUNCE = 12  # the value of an `announce` statement, its point (written as everyone reads it)
 
 
 # The kinds as module constants: reading a member off its enum class costs ten times a global's lookup.
-TEXT, PARTS, MOVE, PEEK, REVEAL, TURN, SWAP, SHUFFLE, VAR, CHOICE, ACTION, SAY = Entry
+TEXT, PARTS, MOVE, PEEK, REVEAL, TURN, SWAP, SHUFFLE, VAR, CHOICE, ACTION, SAY, ANNOUNCE = Entry
 KIND_NAMES = tuple(kind.name.lower() for kind in Entry)  # "move", "var" …: a view names each line's kind
 
 
@@ -90,6 +91,11 @@ def action(st, who: int, a, values: tuple) -> None:
     if a.cards:
         values = tuple(frozen(st, v, t) for v, t in zip(values, a.param_types))
     st.log.append((ACTION, who, a.name, values))
+
+
+def announce(st, value, point) -> None:
+    """An `announce` statement's line: everyone hears the value, so it reads the same to every reader."""
+    st.log.append((ANNOUNCE, value, point.index))
 
 
 def say(st, values: tuple, point) -> None:
@@ -183,6 +189,11 @@ def _say(st, e, reader) -> str:
     return " ".join(views.render(st, v, t) for v, t in zip(values, st.game.points[index].types))
 
 
+def _announce(st, e, reader) -> str:
+    _, value, index = e
+    return f"Announcement: {views.render(st, value, st.game.points[index].ty)}"
+
+
 RENDER = {
     Entry.TEXT: lambda st, e, reader: e[1],
     Entry.PARTS: lambda st, e, reader: "".join(render_part(st, p, reader) for p in e[1]),
@@ -196,4 +207,5 @@ RENDER = {
     Entry.CHOICE: _choice,
     Entry.ACTION: _action,
     Entry.SAY: _say,
+    Entry.ANNOUNCE: _announce,
 }

@@ -231,7 +231,7 @@ class Announcement(Point):
     def run(self, st, env) -> None:
         v = self.value(st, env)
         st.observations.append((len(st.log), self.index, v, snapshot(st, env)))
-        st.write_log(f"Announcement: {st.render(v, self.ty)}")
+        log.announce(st, v, self)
 
     def recheck(self, st, env):
         """The announced value, evaluated again (under other card identities: interpreter/infoset.py)."""
