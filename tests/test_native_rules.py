@@ -172,3 +172,11 @@ def test_a_failed_build_says_what_the_compiler_said(monkeypatch):
     with pytest.raises(native_rules.BuildError, match=r"(?s)the C build failed:.*no-such-option"):
         game.rules.build_native()
     assert not native_rules.module_path(game.rules.key).exists()
+
+
+def test_build_without_a_cache_is_a_clear_error():
+    env = dict(os.environ, WISHDSL_CACHE="0")
+    done = subprocess.run([sys.executable, "-m", "wishdsl.cli", "build", WM], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr == "error: the cache is off (WISHDSL_CACHE=0): there is nowhere to keep compiled rules\n"
