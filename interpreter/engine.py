@@ -13,7 +13,7 @@ from .frames import Frame, FrameKind
 from .log import KIND_NAMES, render
 from .scoring import outcome, summary
 from .machine import Machine
-from .state import Rng, clone_data, data_to_json
+from .state import FIELDS, Rng, clone_data, data_to_json
 
 MAX_DECISIONS = 20_000
 
@@ -144,7 +144,8 @@ NO_OPTIONS = Options(None, None, [])
 class State(Machine):
     """A game in progress. See docs/design.md for the public API."""
 
-    __slots__ = ("game", "lay", "seats", "all_mask", "call_depth", "version", "memo", "memo_version", "step_limit")
+    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "version", "memo", "memo_version",
+                          "step_limit")
 
     # ---------------------------------------------------------------- creation and copies
     @classmethod

@@ -122,14 +122,19 @@ class Decision:
 STATE_FORMAT = "wishdsl-state-6"  # 2: shuffles; 3: identities; 4: compiled rules; 5: compact log; 6: flat loops
 
 
-class StateData:
-    """Fields of a state. Every field is an int, str, tuple, or a list/dict of those."""
+FIELDS = (  # the data of one world: every field is an int, str, tuple, or a list/dict of those
+    "n", "seed", "rng", "ids", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack",
+    "decision", "log", "observations", "shuffles", "over", "after", "steps", "decisions", "final", "timed",
+    "arrivals",
+)
 
-    __slots__ = (
-        "n", "seed", "rng", "ids", "gvars", "pvars", "kvars", "zones", "where", "face", "known", "seen", "stack",
-        "decision", "log", "observations", "shuffles", "over", "after", "steps", "decisions", "final", "timed",
-        "arrivals",
-    )
+
+class StateData:
+    """The fields of a state (`FIELDS`). Their slots are declared by the State itself (engine.py), the class of
+    the objects: a read of a slot checks that the object is of the slot's class, at once for its own class and
+    through the class's ancestors otherwise, and these are the reads of every step of a game."""
+
+    __slots__ = ()
 
 
 def _tuplify(v):
