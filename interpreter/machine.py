@@ -32,16 +32,17 @@ class Machine(World):
     def run(self) -> None:
         blocks = self.game.blocks
         stack = self.stack
-        self.step_limit = min(MAX_STEPS, self.steps + MAX_RUN_STEPS)
+        limit = self.step_limit = min(MAX_STEPS, self.steps + MAX_RUN_STEPS)
         while self.decision is None and not self.over:
             if not stack:
                 self.finish()
                 return
             f = stack[-1]
-            self.steps += 1
-            if self.steps > self.step_limit:
-                self.runaway(self.game.block_spans[f.code])
-            if blocks[f.code](self, f):
+            code = f.code
+            steps = self.steps = self.steps + 1
+            if steps > limit:
+                self.runaway(self.game.block_spans[code])
+            if blocks[code](self, f):
                 stack.pop()
                 if f.kind is ACTION:
                     self._flush_after()
