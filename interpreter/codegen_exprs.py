@@ -88,8 +88,9 @@ class ExprGen:
             return f"st.pvars[{obj}][{g.pvar_index[name]}]"
         if kind is RefKind.PPARAM:
             return self.param(name, obj)
-        if kind is RefKind.PZONE:
-            return f"({g.pzone_base} + {g.pzone_index[name]} * st.n + {obj})"
+        if kind is RefKind.PZONE:  # the zones of one kind, one per player, lie side by side
+            k = g.pzone_index[name]
+            return f"({g.pzone_base} + {k} * st.n + {obj})" if k else f"({g.pzone_base} + {obj})"
         if kind is RefKind.EFIELD:
             return f"{self.const(('efield', name))}[{obj}]"
         if kind is RefKind.CBUILTIN:
