@@ -137,6 +137,8 @@ class Layout:
     active: dict
     slot_keep: list  # who comes to know a face-down card arriving in the slot: all, its owner, or nobody
     slot_public: list  # is the slot's visibility public?
+    slot_arrival: tuple  # per slot, what a card move into it reads: (public?, keep, limit)
+    moves_heard: bool  # does a trigger listen to card moves?
 
 
 def event_key(ev: A.EventPattern) -> tuple:

@@ -173,14 +173,14 @@ class World(StateData):
         else:
             zone.extend(cards)
         lay = self.lay
-        knew = ARRIVE(self.where, self.face, self.known, self.seen, cards, dest,
-                      facing == "up" or lay.slot_public[dest], self.all_mask, lay.slot_keep[dest])
-        limit = lay.slot_limit[dest]
+        public, keep, limit = lay.slot_arrival[dest]
+        knew = ARRIVE(self.where, self.face, self.known, self.seen, cards, dest, facing == "up" or public,
+                      self.all_mask, keep)
         if limit is not None and len(zone) > limit(self, {}):
             raise WishRuntimeError(f"{lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
                                    span, state=self)
         self.log.append((MOVE, cards, knew, src, dest))
-        if MOVED in self.game.triggers:
+        if lay.moves_heard:
             for i, c in enumerate(cards):
                 self.emit(MOVED, (c, srcs[i] if srcs is not None else src, dest))
 
