@@ -27,7 +27,6 @@ from typing import Optional
 
 from dsl.limits import MAX_SOURCE, read_text
 
-
 FORMAT = b"wishdsl-game-1\n"
 ENGINE = Path(__file__).resolve().parent
 CLASSES = {  # all that a compiled game is made of (the unpickler builds nothing else)
@@ -162,7 +161,6 @@ def store(path: str, variant: Optional[str], allow: tuple, game) -> None:
         body = io.BytesIO()
         _Pickler(body, game.rules.namespace).dump(game)
         head = json.dumps({"sources": game.sources, "native": game.rules.key}).encode()  # absolute paths
-
         code = marshal.dumps(game.rules.code)
         data = FORMAT + b"".join(len(x).to_bytes(8, "big") + x for x in (head, code, body.getvalue()))
         tmp = d / f"{key_of(path, variant, allow)}.{os.getpid()}.tmp"

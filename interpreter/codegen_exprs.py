@@ -262,14 +262,20 @@ class ExprGen:
         return f"({a} {ARITH[op]} {b})"
 
 
+def symbol_tables(top) -> list:
+    """A symbol table and every one nested in it (functions, comprehensions)."""
+    out, stack = [], [top]
+    while stack:
+        table = stack.pop()
+        out.append(table)
+        stack.extend(table.get_children())
+    return out
+
+
 def reads(text: str, names: list) -> list:
     """Which of `names` the one function of `text` reads (in its body or in comprehensions within it)."""
     fn, = symtable.symtable(text, "test", "exec").get_children()
-    seen, stack = set(), [fn]
-    while stack:
-        table = stack.pop()
-        seen |= {s.get_name() for s in table.get_symbols() if s.is_referenced() or s.is_free()}
-        stack.extend(table.get_children())
+    seen = {s.get_name() for t in symbol_tables(fn) for s in t.get_symbols() if s.is_referenced() or s.is_free()}
     return [n for n in names if n in seen]
 
 

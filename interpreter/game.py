@@ -20,6 +20,7 @@ from .engine import State
 from .scoring import standing
 from .state import STATE_FORMAT, data_from_json
 from .tables import Builder, Identities, Layout
+from .world import MOVED
 
 
 def source_digests(texts: dict) -> dict:
@@ -132,9 +133,8 @@ class Game:
                         slots.update(base + j * n + p for p in range(n))
                 active[kname] = frozenset(slots)
             keep = [(1 << n) - 1 if v == "public" else 1 << o if v == "owner" else 0 for v, o in zip(vis, owners)]
-            public = [v == "public" for v in vis]
-            lay = self._layouts[n] = Layout(len(names), names, owners, vis, limits, base, active, keep, public,
-                                             tuple(zip(public, keep, limits)), ("moved",) in self.triggers)
+            lay = self._layouts[n] = Layout(len(names), names, owners, vis, limits, base, active, keep,
+                                             [v == "public" for v in vis], MOVED in self.triggers)
         return lay
 
     def param_value(self, st, i: int, player):

@@ -34,6 +34,7 @@ from typing import Optional
 from dsl.errors import WishError
 
 from . import cache, native
+from .codegen_exprs import symbol_tables
 
 FORMAT = "wishdsl-native-1"
 ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
@@ -93,12 +94,7 @@ def prelude(text: str, names, builtin_names) -> str:
     that is neither one of `names` nor one of the rules' builtins is refused (the text is not the generator's)."""
     top = symtable.symtable(text, "rules", "exec")
     defined = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
-    read = set()
-    stack = [top]
-    while stack:
-        table = stack.pop()
-        read |= {s.get_name() for s in table.get_symbols() if s.is_global() or table is top}
-        stack.extend(table.get_children())
+    read = {s.get_name() for t in symbol_tables(top) for s in t.get_symbols() if s.is_global() or t is top}
     provided = sorted(read - defined - set(builtin_names))
     unknown = [n for n in provided if n not in names]
     if unknown:

@@ -137,8 +137,11 @@ class Layout:
     active: dict
     slot_keep: list  # who comes to know a face-down card arriving in the slot: all, its owner, or nobody
     slot_public: list  # is the slot's visibility public?
-    slot_arrival: tuple  # per slot, what a card move into it reads: (public?, keep, limit)
     moves_heard: bool  # does a trigger listen to card moves?
+    slot_arrival: tuple = attrs.field(init=False)  # per slot, what a card move into it reads: (public?, keep, limit)
+
+    def __attrs_post_init__(self) -> None:
+        self.slot_arrival = tuple(zip(self.slot_public, self.slot_keep, self.slot_limit))
 
 
 def event_key(ev: A.EventPattern) -> tuple:
