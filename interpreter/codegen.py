@@ -447,10 +447,7 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
             out("        _LASTING.clear()")
             out(f"    r = _LASTING[key] = {call}")
         else:
-            out("memo = st.memo")
-            out("if st.memo_version != st.version:")
-            out("    memo.clear()")
-            out("    st.memo_version = st.version")
+            out("memo: dict = st.memo")
             out("r = memo.get(key, _MISSING)")
             out("if r is _MISSING:")
             out(f"    r = memo[key] = {call}")
@@ -511,5 +508,5 @@ def _resolved(arg, ns: dict):
     return arg
 
 
-BUILTINS = {name: getattr(builtins, name) for name in ("abs", "all", "any", "len", "max", "min", "range", "sum",
-                                                        "tuple")}
+BUILTINS = {name: getattr(builtins, name) for name in ("abs", "all", "any", "dict", "len", "max", "min", "range",
+                                                        "sum", "tuple")}  # `dict`: the memo's annotation

@@ -83,11 +83,11 @@ class StmtGen:
 
     def write_place(self, t: A.Expr, value: str, s, scope: dict = None) -> None:
         """Store `value` (a Python expression) in an assignable place. Every write but a `let` counts as a
-        change of the state (`st.version`), as it always has: remembered function results start again."""
+        change of the state, as it always has: remembered function results are forgotten (`st.memo`)."""
         kind, name = t.ref.kind, t.ref.name
         g, out, k, scope = self.g, self.out, self.span(s), scope or {}
         if kind is RefKind.LOCAL:
-            out("st.version += 1")
+            out("st.memo.clear()")
             out(f"env[{name!r}] = {value}")
             return
         plain = self.plain_var(name)
@@ -106,7 +106,7 @@ class StmtGen:
             else:
                 line = f"st.kvars[{i}][{key}] = {value}"
         if plain:
-            out("st.version += 1")
+            out("st.memo.clear()")
         out(line)
 
     def plain_var(self, name: str) -> bool:

@@ -144,8 +144,7 @@ NO_OPTIONS = Options(None, None, [])
 class State(Machine):
     """A game in progress. See docs/design.md for the public API."""
 
-    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "version", "memo", "memo_version",
-                          "step_limit")
+    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "memo", "step_limit")
 
     # ---------------------------------------------------------------- creation and copies
     @classmethod
@@ -205,18 +204,15 @@ class State(Machine):
     def _fresh_memo(self) -> None:
         """Function results are remembered until the state changes (`touch`); never copied or saved."""
         self.call_depth = 0
-        self.version = 0
         self.memo = {}
-        self.memo_version = 0
 
     def touch(self) -> None:
         """The state changed: remembered function results no longer hold."""
-        self.version += 1
+        self.memo.clear()
 
     def restore(self, other: "State") -> None:
         """Become `other`, a clone of this game taken earlier (a person's `undo`)."""
-        self.step_limit = self.call_depth = self.memo_version = 0
-        self.version += 1
+        self.step_limit = self.call_depth = 0
         self.memo = {}
         clone_data(other, self)
 
@@ -232,7 +228,7 @@ class State(Machine):
     def copy_into(self, st: "State") -> None:
         """Make the fresh object `st` a copy of this game (its memory of function results starts empty)."""
         st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask
-        st.step_limit = st.call_depth = st.version = st.memo_version = 0
+        st.step_limit = st.call_depth = 0
         st.memo = {}
         clone_data(self, st)
 

@@ -40,7 +40,9 @@ FORMAT = "wishdsl-native-1"
 ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
 PREFIX = "wishrules_"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
-DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+# the generated text's only annotations are the memo's `dict` (codegen.memo_wrapper): Cython then calls the dict
+# directly instead of looking up its methods
+DIRECTIVES = {"language_level": 3, "annotation_typing": True}
 CFLAGS = "-O2 -g0"  # Wish's rules are 5,000 lines: -O3 with debug symbols takes minutes longer, runs no faster
 
 
@@ -51,9 +53,9 @@ class BuildError(WishError):
 def key_of(fingerprint: str, text: str) -> str:
     """What a game's rules compiled to machine code are found by: the text of its module and the game's
     fingerprint (the texts of its files and its variant, not where they are), with the Python they are built
-    for."""
+    for and how Cython compiles them."""
     h = hashlib.sha256(FORMAT.encode())
-    for part in (sys.implementation.cache_tag, SUFFIX, fingerprint, text):
+    for part in (sys.implementation.cache_tag, SUFFIX, repr(sorted(DIRECTIVES.items())), fingerprint, text):
         h.update(part.encode("utf-8", "surrogatepass") + b"\0")
     return h.hexdigest()[:32]
 

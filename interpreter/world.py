@@ -73,7 +73,7 @@ class World(StateData):
         """Store several variables at once, each (group 0 shared / 1 per player / 2 keyed, index, player or key,
         value); the changes are logged and their events fire after all are stored (a `transfer`)."""
         changes = []
-        self.version += 1
+        self.memo.clear()
         game = self.game
         for group, i, key, value in writes:
             if group == 0:
@@ -104,7 +104,7 @@ class World(StateData):
         self._set(v, 2, i, key, self.kvars[i], v.key_index(self.game, key), value, span)
 
     def _set(self, v, group: int, i: int, key, row: list, at: int, value, span) -> None:
-        self.version += 1
+        self.memo.clear()
         if v.minimum is not None and value is not None and value < v.minimum:
             self._check_min(v, value, span)
         old = row[at]
@@ -166,7 +166,7 @@ class World(StateData):
         """Cards taken out of their zones (`src`: the one they all left, else -1; `srcs`: each one's, None when
         they all left `src`) arrive in zone `dest`, their facing and who knows them following the zone's
         visibility; the move is logged with who knows each card now, and its events fire."""
-        self.version += 1
+        self.memo.clear()
         zone = self.zones[dest]
         if place == "top":
             zone[0:0] = cards
@@ -197,7 +197,7 @@ class World(StateData):
             zones[s].remove(c)
 
     def shuffle(self, slot: int) -> None:
-        self.version += 1
+        self.memo.clear()
         self.rng.shuffle(self.zones[slot])
         keep = self.lay.slot_keep[slot]
         hidden = FORGET(self.zones[slot], self.face, self.known, keep)
@@ -224,7 +224,7 @@ class World(StateData):
             log.cards(self, TURN, cards, up)
 
     def swap(self, a: int, b: int, span) -> None:
-        self.version += 1
+        self.memo.clear()
         za, zb = self.where[a], self.where[b]
         ia, ib = self.zones[za].index(a), self.zones[zb].index(b)
         self.zones[za][ia], self.zones[zb][ib] = b, a
