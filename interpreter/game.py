@@ -140,12 +140,15 @@ class Game:
     def param_value(self, st, i: int, player):
         p = self.params[i]
         value = p.value(st, {"you": player})
+        if not p.statics:
+            return value
+        lay, where, instances = st.lay, st.where, st.ids.instances
         for d, kind, op, fn in p.statics:
-            active = st.lay.active[kind]
-            for c in st.ids.instances[d]:
-                slot = st.where[c]
+            active = lay.active[kind]
+            for c in instances[d]:
+                slot = where[c]
                 if slot in active:
-                    owner = st.lay.slot_owner[slot]
+                    owner = lay.slot_owner[slot]
                     if p.per_player and owner != player:
                         continue
                     v = fn(st, {"you": owner, "self": c})

@@ -36,7 +36,7 @@ from dsl.errors import WishError
 from . import cache, native
 from .codegen_exprs import symbol_tables
 
-FORMAT = "wishdsl-native-1"
+FORMAT = "wishdsl-native-2"
 ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
 PREFIX = "wishrules_"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -104,6 +104,23 @@ def prelude(text: str, names, builtin_names) -> str:
     return "".join(f"{n} = None\n" for n in provided)
 
 
+INLINED = {"listcomp", "setcomp", "dictcomp"}  # the inner scopes Cython compiles inline, not as closures
+
+
+def declarations(text: str) -> str:
+    """The augmenting .pxd of the rules: each module-level function whose only inner scopes are comprehensions,
+    declared `cpdef`, so that the rules call one another as C functions (one with a generator expression or a
+    lambda would need a closure, which a cpdef function cannot hold: it stays a Python function)."""
+    def plain(t) -> bool:
+        return all(c.get_name() in INLINED and plain(c) for c in t.get_children())
+
+    lines = []
+    for t in symtable.symtable(text, "rules", "exec").get_children():
+        if t.get_type() == "function" and plain(t):
+            lines.append(f"cpdef {t.get_name()}({', '.join(t.get_parameters())})\n")
+    return "".join(lines)
+
+
 def build(key: str, text: str, names, builtin_names) -> Path:
     """Compile the rules to an extension module in the cache (in a child process: the compiler's output is
     kept and shown only when it fails). Returns its path; raises BuildError."""
@@ -122,6 +139,7 @@ def build(key: str, text: str, names, builtin_names) -> Path:
     with tempfile.TemporaryDirectory(prefix="wishdsl-build-") as tmp:
         src = Path(tmp) / f"{PREFIX}{key}.py"
         src.write_text(body, encoding="utf-8")
+        src.with_suffix(".pxd").write_text(declarations(text), encoding="utf-8")
         env = dict(os.environ, CFLAGS=(os.environ.get("CFLAGS", "") + " " + CFLAGS).strip(),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         done = subprocess.run([sys.executable, "-m", "interpreter.native_rules", str(src), tmp], env=env,

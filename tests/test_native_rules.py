@@ -60,6 +60,19 @@ def test_a_text_that_reads_other_names_is_refused(text):
         native_rules.prelude(text, {"_c0"}, BUILTINS)
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("def f0(st, a0, a1):\n    return a0 + a1\n", "cpdef f0(st, a0, a1)\n"),
+    ("def x1(st, env):\n    return [g for g in env if [h for h in g]]\n", "cpdef x1(st, env)\n"),
+    ("def x1(st, env):\n    return {g: 1 for g in env} or {g for g in env}\n", "cpdef x1(st, env)\n"),
+    ("def x1(st, env):\n    return tuple(g for g in env)\n", ""),  # a generator needs a closure
+    ("def x1(st, env):\n    return [g for g in env if any(h for h in g)]\n", ""),
+    ("def x1(st, env):\n    return lambda: env\n", ""),
+    ("def b1(st, f):\n    return f\ndef b2(st, f):\n    return b1(st, f)\n", "cpdef b1(st, f)\ncpdef b2(st, f)\n"),
+])
+def test_functions_without_closures_are_declared_c_functions(text, expected):
+    assert native_rules.declarations(text) == expected
+
+
 def test_the_key_is_what_the_rules_are_not_where_the_file_is():
     relative = load_game(WM)
     absolute = load_game(str(ROOT / WM))
