@@ -88,3 +88,12 @@ def distinct(values, object of, list where, list known, object bit):
         return tuple(out)
     finally:
         PyMem_Free(keys)
+
+
+def by_definition(tuple of, Py_ssize_t ndefs):
+    """Per card definition, the instances that are it, in order (`of[c]`: instance c's definition)."""
+    cdef list by_def = [[] for _ in range(ndefs)]
+    cdef Py_ssize_t c
+    for c in range(len(of)):
+        (<list>by_def[<Py_ssize_t>of[c]]).append(c)
+    return tuple([tuple(cs) for cs in by_def])

@@ -15,6 +15,10 @@ from .codegen import CodeGen
 from .frames import FrameKind
 from .log import logged
 
+try:
+    from . import _cards as _C  # by_definition in C (setup.py), when compiled; the function below is the reference
+except ImportError:
+    _C = None
 
 
 @attrs.define
@@ -117,11 +121,19 @@ class Identities:
     def instances(self) -> tuple:
         """Per card definition, its instances (worked out when first asked: samples rarely need it)."""
         if self._instances is None:
-            by_def = [[] for _ in range(self._ndefs)]
-            for c, d in enumerate(self.of):
-                by_def[d].append(c)
-            self._instances = tuple(tuple(cs) for cs in by_def)
+            self._instances = BY_DEFINITION(self.of, self._ndefs)
         return self._instances
+
+
+def by_definition(of: tuple, ndefs: int) -> tuple:
+    """Per card definition, the instances that are it, in order (`of[c]`: instance c's definition)."""
+    by_def = [[] for _ in range(ndefs)]
+    for c, d in enumerate(of):
+        by_def[d].append(c)
+    return tuple(tuple(cs) for cs in by_def)
+
+
+BY_DEFINITION = by_definition if _C is None else _C.by_definition
 
 
 @attrs.define

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from interpreter import world
+from interpreter import tables, world
 
 C = world._C
 pytestmark = pytest.mark.skipif(C is None, reason="the engine is not compiled here (pure Python)")
@@ -48,6 +48,12 @@ def test_distinct(data, values, bit, kind):
     where, _, known, _ = data
     of = tuple(c % 4 for c in range(N))  # four definitions
     assert C.distinct(kind(values), of, where, known, bit) == world.distinct(kind(values), of, where, known, bit)
+
+
+@given(st.lists(st.integers(0, 6), max_size=3 * N), st.integers(0, 3))
+def test_by_definition(of, more):
+    ndefs = max(of, default=-1) + 1 + more  # definitions with no instance too
+    assert C.by_definition(tuple(of), ndefs) == tables.by_definition(tuple(of), ndefs)
 
 
 def test_a_card_outside_the_lists_is_an_error_in_both():
