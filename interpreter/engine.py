@@ -351,7 +351,7 @@ class State(Machine):
         so they are stable."""
         if d.labels is None:
             point = self.game.points[d.point]
-            d.labels = tuple(point.labels(self, values, who) for who, values in zip(d.players, d.values))
+            d.labels = tuple([point.labels(self, values, who) for who, values in zip(d.players, d.values)])
         return d.labels
 
     def option_keys(self, d) -> tuple:
@@ -359,7 +359,7 @@ class State(Machine):
         are (views.option_key); what agents compare and remember instead of label text."""
         if d.keys is None:
             point = self.game.points[d.point]
-            d.keys = tuple(point.keys(self, values, who) for who, values in zip(d.players, d.values))
+            d.keys = tuple([point.keys(self, values, who) for who, values in zip(d.players, d.values)])
         return d.keys
 
     def option_texts(self, d, player: int) -> tuple:

@@ -30,6 +30,7 @@ import random
 
 from dsl.errors import WishError, WishRuntimeError
 
+from .draws import shuffle
 from .runtime import CHOSEN
 from .engine import State
 from .tables import Identities
@@ -137,7 +138,7 @@ class InfoSet:
         for instances, pool in self._groups:
             drawn = list(pool)
             if rng is not None:
-                rng.shuffle(drawn)
+                shuffle(rng, drawn)
             for c, d in zip(instances, drawn):
                 defs[c] = d
         return defs
@@ -203,7 +204,7 @@ def _unchanged_by_permutations(checker, check, base: list, lost: set, game, trie
             if i == 0:
                 ids = ids[1:] + ids[:1]
             else:
-                rng.shuffle(ids)
+                shuffle(rng, ids)
             for c, d in zip(cs, ids):
                 defs[c] = d
         _set_identities(checker, defs)

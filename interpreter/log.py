@@ -77,7 +77,7 @@ def frozen(st, value, ty):
         slot = st.where[value]
         return (value, mask, slot, st.zones[slot].index(value))
     if ty.kind in ("list", "set") and ty.elem is not None and ty.elem.kind == "card":
-        return tuple(frozen(st, c, ty.elem) for c in value)
+        return tuple([frozen(st, c, ty.elem) for c in value])
     return value
 
 
@@ -89,7 +89,7 @@ def choice(st, who: int, value, point) -> None:
 
 def action(st, who: int, a, values: tuple) -> None:
     if a.cards:
-        values = tuple(frozen(st, v, t) for v, t in zip(values, a.param_types))
+        values = tuple([frozen(st, v, t) for v, t in zip(values, a.param_types)])
     st.log.append((ACTION, who, a.name, values))
 
 

@@ -204,9 +204,12 @@ class Machine(World):
         without cards among its parameters is its own key."""
         actions = self.game.actions
         key = views.option_key
-        return views.numbered(tuple(
-            (name, tuple(key(self, v, t, who) for v, t in zip(values, actions[name].param_types)))
-            if actions[name].cards else (name, values) for name, values in keys))
+        out = []
+        for name, values in keys:
+            a = actions[name]
+            out.append((name, tuple([key(self, v, t, who) for v, t in zip(values, a.param_types)])) if a.cards
+                       else (name, values))
+        return views.numbered(tuple(out))
 
     def _instances(self, a, who: int, reason, legal_only: bool):
         """Each choice of `a`'s parameters with the first requirement it fails (None if none). A requirement is

@@ -60,11 +60,11 @@ def remove(items, item) -> tuple:
 def one_bag(members: tuple, k: int, member, span) -> tuple:
     if k < 0:
         fail(span, f"a bag cannot hold {k} {member}")
-    return tuple(k if x == member else 0 for x in members)
+    return tuple([k if x == member else 0 for x in members])
 
 
 def members_of(members: tuple, bag: tuple) -> tuple:
-    return tuple(x for x, k in zip(members, bag) if k > 0)
+    return tuple([x for x, k in zip(members, bag) if k > 0])
 
 
 def count(k: int, member: str, span) -> int:
@@ -84,12 +84,12 @@ def bottom(k: int, xs) -> tuple:
 
 def bag_add(a: tuple, b: tuple) -> tuple:
     """Two bags (counts per enum member) together."""
-    return tuple(x + y for x, y in zip(a, b))
+    return tuple([x + y for x, y in zip(a, b)])
 
 
 def bag_sub(a: tuple, b: tuple, span) -> tuple:
     """Bag `a` without bag `b`; a bag never holds a negative amount."""
-    out = tuple(x - y for x, y in zip(a, b))
+    out = tuple([x - y for x, y in zip(a, b)])
     if any(x < 0 for x in out):
         raise WishRuntimeError("a bag would hold a negative amount", span)
     return out

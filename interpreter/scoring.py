@@ -41,7 +41,7 @@ def standing(game, st, p: int) -> Standing:
             breaks.append((label, fn(st, env)))
         elif fn(st, env):
             lost = True
-    return Standing(p, sum(v for _, v in points), tuple(points), tuple(breaks), lost)
+    return Standing(p, sum([v for _, v in points]), tuple(points), tuple(breaks), lost)
 
 
 def estimates(game, st, rows: list, weights: Optional[tuple] = None) -> list:
@@ -54,11 +54,11 @@ def estimates(game, st, rows: list, weights: Optional[tuple] = None) -> list:
                         f"({', '.join(label for label, _, _ in terms) or 'the game declares none'})")
     if not terms or weights == ():
         return [float(r.score) for r in rows]
-    weights = weights or tuple(w for _, w, _ in terms)
+    weights = weights or tuple([w for _, w, _ in terms])
     out = []
     for r in rows:
         env = {game.heuristic_var: r.player}
-        out.append(r.score + sum(w * fn(st, env) for w, (_, _, fn) in zip(weights, terms)) / 100)
+        out.append(r.score + sum([w * fn(st, env) for w, (_, _, fn) in zip(weights, terms)]) / 100)
     return out
 
 
@@ -68,17 +68,17 @@ def outcome(rows: list) -> Outcome:
     alive = [r for r in rows if not r.lost]
     if not alive:
         return Outcome((), (), None, False)
-    best = max(r.score for r in alive)
+    best = max([r.score for r in alive])
     tied = [r for r in alive if r.score == best]
     left, decided_by = tied, None
     for k in range(len(tied[0].breaks) if len(tied) > 1 else 0):
-        top = max(r.breaks[k][1] for r in left)
+        top = max([r.breaks[k][1] for r in left])
         narrower = [r for r in left if r.breaks[k][1] == top]
         if len(narrower) < len(left):
             left, decided_by = narrower, tied[0].breaks[k][0]
         if len(left) == 1:
             break
-    return Outcome(tuple(r.player for r in left), tuple(r.player for r in tied), decided_by, len(left) > 1)
+    return Outcome(tuple([r.player for r in left]), tuple([r.player for r in tied]), decided_by, len(left) > 1)
 
 
 def players_text(players) -> str:

@@ -89,7 +89,7 @@ def option_key(st, value, ty, who: int):
         slot = st.where[value]
         return Unseen((slot, st.zones[slot].index(value)))
     if kind in ("list", "set"):
-        return tuple(option_key(st, v, ty.elem, who) for v in value)
+        return tuple([option_key(st, v, ty.elem, who) for v in value])
     return value
 
 
@@ -109,9 +109,9 @@ def option_keys(st, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:
     """The keys of a choice's options, as its labels read: (verb, `option_key`), a text alone; the `optional`
     option is ("#skip", its label)."""
     text = ty is not None and ty.kind == "text"
-    return numbered(tuple(("#skip", skip) if v is None and skip is not None
-                          else option_key(st, v, ty, who) if text else (verb, option_key(st, v, ty, who))
-                          for v in values))
+    return numbered(tuple([("#skip", skip) if v is None and skip is not None
+                           else option_key(st, v, ty, who) if text else (verb, option_key(st, v, ty, who))
+                           for v in values]))
 
 
 def option_labels(st, values: tuple, ty, who: int, verb: str, skip=None) -> tuple:

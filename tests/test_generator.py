@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from interpreter import draws
 from interpreter import state as state_module
 from interpreter.state import Rng
 
@@ -82,3 +83,41 @@ def test_a_tuple_or_a_pure_install_shuffles_in_python():
     rng = Rng(9)
     rng.shuffle(items)
     assert (list(items), rng.s) == one_at_a_time(9, list(range(40)))
+
+
+@compiled
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 64, 1000, 1025, 2**31 + 1, 2**61 + 1, 2**62 - 1, 2**62, 2**70 + 3])
+def test_an_agents_draws_in_c_are_random_randrange(n):
+    """interpreter/draws.py: the same numbers as `random.Random.randrange`, and the generator left the same
+    (sizes just above a power of two reject half of all draws; from 2**62 the Python method is called)."""
+    for seed in range(60):
+        a, b = random.Random(seed), random.Random(seed)
+        assert [draws.randrange(a, n) for _ in range(4)] == [b.randrange(n) for _ in range(4)]
+        assert a.getstate() == b.getstate()
+
+
+@compiled
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 33, 256, 1000])
+def test_an_agents_shuffle_in_c_is_random_shuffle(size):
+    for seed in range(30):
+        a, b = random.Random(seed), random.Random(seed)
+        mine, theirs = list(range(size)), list(range(size))
+        draws.shuffle(a, mine)
+        b.shuffle(theirs)
+        assert mine == theirs and a.getstate() == b.getstate()
+
+
+def test_an_agents_draws_with_another_generator_or_bad_input_are_the_methods():
+    class Loaded(random.Random):
+        def getrandbits(self, k):
+            return 0
+
+    assert draws.randrange(Loaded(1), 10) == Loaded(1).randrange(10) == 0
+    items = list(range(5))
+    draws.shuffle(Loaded(1), items)
+    assert items == [1, 2, 3, 4, 0]  # every swap with the first item, as Loaded's own shuffle does
+    for bad in (0, -3):  # the method's own errors
+        with pytest.raises(ValueError):
+            draws.randrange(random.Random(1), bad)
+    with pytest.raises(ValueError), pytest.warns(DeprecationWarning):
+        draws.randrange(random.Random(1), 2.5)

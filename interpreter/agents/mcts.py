@@ -74,6 +74,7 @@ from typing import Optional
 
 from dsl.errors import WishError
 
+from ..draws import randrange
 from ..engine import Action
 from ..views import Unseen
 from . import Agent, parallel
@@ -276,7 +277,7 @@ class MctsAgent(Agent):
                 return
             for p in list(st.to_move):
                 actions = st.legal_actions(p)
-                j = rng.randrange(len(actions))
+                j = randrange(rng, len(actions))
                 if rng.random() >= self.epsilon:
                     best = -1.0
                     for i, key in enumerate(st.legal_keys(p)):
@@ -360,7 +361,7 @@ class MctsAgent(Agent):
                 best, best_value, ties = cls, value, 1
             elif value == best_value:
                 ties += 1
-                if self.rng.randrange(ties) == 0:
+                if randrange(self.rng, ties) == 0:
                     best = cls
         return best
 
@@ -416,7 +417,7 @@ def _group(cls):
 
 def _one_of(items: list, rng):
     """One of the options of a class, at random (the generator is not used when there is only one)."""
-    return items[rng.randrange(len(items))] if len(items) > 1 else items[0]
+    return items[randrange(rng, len(items))] if len(items) > 1 else items[0]
 
 
 def _within_own_action(st) -> bool:
@@ -434,5 +435,5 @@ def option_class(key):
     if isinstance(key, Unseen):
         return Unseen((key[0], None))
     if isinstance(key, tuple):
-        return tuple(option_class(k) for k in key)
+        return tuple([option_class(k) for k in key])
     return key

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from ..draws import randrange
 from ..engine import Action
 from . import Agent
 
@@ -20,4 +21,4 @@ class RandomAgent(Agent):
     def act(self, view: dict, actions: list) -> Action:
         if not actions:
             raise ValueError(f"{self!r} was asked to act with no legal actions")
-        return actions[self.rng.randrange(len(actions))]
+        return actions[randrange(self.rng, len(actions))]

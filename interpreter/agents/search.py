@@ -7,6 +7,7 @@ from typing import Optional
 from dsl.errors import WishError
 from dsl.limits import MAX_WEIGHT
 
+from ..draws import randrange
 from ..engine import Action
 from ..scoring import estimates, outcome
 
@@ -26,7 +27,7 @@ def check_flag(agent: str, key: str, value) -> None:
 
 def random_action(st, player: int, rng) -> Action:
     actions = st.legal_actions(player)
-    return actions[rng.randrange(len(actions))]
+    return actions[randrange(rng, len(actions))]
 
 
 def answer_others(st, decision, rng) -> None:
