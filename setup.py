@@ -26,6 +26,7 @@ NATIVE = [
     "interpreter/infoset.py", "interpreter/log.py", "interpreter/machine.py", "interpreter/presentation.py",
     "interpreter/runtime.py", "interpreter/scoring.py", "interpreter/state.py", "interpreter/tables.py",
     "interpreter/views.py", "interpreter/world.py", "interpreter/_rng.pyx", "interpreter/_cards.pyx",
+    "interpreter/_draws.pyx",
     "interpreter/agents/greedy.py", "interpreter/agents/mcts.py", "interpreter/agents/random.py",
     "interpreter/agents/search.py",
 ]

@@ -1,9 +1,9 @@
 """An agent's draws from its `random.Random`: the numbers its own methods give, drawn in C when the engine is
-compiled (interpreter/_rng.pyx, the same algorithm: tests/test_generator.py compares the two draw for draw)."""
+compiled (interpreter/_draws.pyx, the same algorithm: tests/test_generator.py compares the two draw for draw)."""
 from __future__ import annotations
 
 try:
-    from . import _rng as _C
+    from . import _draws as _C
 except ImportError:
     _C = None
 

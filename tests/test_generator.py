@@ -1,5 +1,6 @@
 """The seeded generator: SplitMix64, its draws pinned, the batched shuffle equal to one draw at a time, and the
-compiled draws (interpreter/_rng.pyx) equal to the Python ones."""
+compiled draws (interpreter/_rng.pyx) equal to the Python ones; an agent's draws (interpreter/draws.py) equal to
+random.Random's."""
 import random
 
 import pytest
@@ -10,6 +11,7 @@ from interpreter.state import Rng
 
 compiled = pytest.mark.skipif(state_module._C is None,
                               reason="the generator runs as Python here (a pure install, or WISHDSL_PURE=1)")
+agents_compiled = pytest.mark.skipif(draws._C is None, reason="an agent's draws run as Python here")
 
 
 def one_at_a_time(seed: int, items: list) -> tuple:
@@ -85,7 +87,7 @@ def test_a_tuple_or_a_pure_install_shuffles_in_python():
     assert (list(items), rng.s) == one_at_a_time(9, list(range(40)))
 
 
-@compiled
+@agents_compiled
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 64, 1000, 1025, 2**31 + 1, 2**61 + 1, 2**62 - 1, 2**62, 2**70 + 3])
 def test_an_agents_draws_in_c_are_random_randrange(n):
     """interpreter/draws.py: the same numbers as `random.Random.randrange`, and the generator left the same
@@ -96,7 +98,7 @@ def test_an_agents_draws_in_c_are_random_randrange(n):
         assert a.getstate() == b.getstate()
 
 
-@compiled
+@agents_compiled
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 17, 33, 256, 1000])
 def test_an_agents_shuffle_in_c_is_random_shuffle(size):
     for seed in range(30):
