@@ -204,11 +204,14 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
     # ---------------------------------------------------------------- what the Game asks for
     def root(self, e: A.Expr, collection: bool = False) -> str:
         """The name of `def xN(st, env)` evaluating `e` (as a tuple of values when `collection`)."""
-        return self._root(self.coll(e, {}) if collection else self.expr(e, {}), e.span.line)
+        text, first = self.hoisting_of(lambda: self.coll(e, {}) if collection else self.expr(e, {}))
+        return self._root(text, e.span.line, first)
 
-    def _root(self, text: str, line: int) -> str:
+    def _root(self, text: str, line: int, first: list = ()) -> str:
         name = self.fresh("x")
         self.roots_out(f"def {name}(st, env):  # line {line}")
+        for stmt in first:
+            self.roots_out(f"    {stmt}")
         self.roots_out(f"    return {text}")
         return name
 
@@ -424,8 +427,11 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
             scope = dict(zip(params, args))
             sig = "".join(f", {a}" for a in args)
             out = self.out
+            text, first = self.hoisting_of(lambda: self.expr(f.body, scope))
             out(f"def f{k}(st{sig}):  # function {name!r}, line {f.span.line}")
-            out(f"    return {self.expr(f.body, scope)}")
+            for stmt in first:
+                out(f"    {stmt}")
+            out(f"    return {text}")
             if name in self.memoised or name in self.lasting:
                 self.memo_wrapper(name, k, args)
             out("")

@@ -29,6 +29,19 @@ class ExprGen:
     every other local is read from `env`. The generator provides `g` (the Game being built), `const(value)`
     (a name for a table held in the namespace) and `span(node)` (an index into the table of spans)."""
 
+    of_ref = "st.ids.of"  # how a card's definition is read: `hoisting_of` makes it a local of the function
+
+    def hoisting_of(self, make) -> tuple:
+        """`make()`'s text with each card's definition read from a local `_of`, and the first lines of the function
+        that holds it (`_of = st.ids.of` when the text reads it): one read of the identities, where a loop over
+        cards read them once per card."""
+        saved, self.of_ref = self.of_ref, "_of"
+        try:
+            text = make()
+        finally:
+            self.of_ref = saved
+        return text, (["_of = st.ids.of"] if "_of[" in text else [])
+
     def expr(self, e: A.Expr, scope: dict) -> str:
         return getattr(self, "x_" + type(e).__name__)(e, scope)
 
@@ -94,9 +107,9 @@ class ExprGen:
         if kind is RefKind.EFIELD:
             return f"{self.const(('efield', name))}[{obj}]"
         if kind is RefKind.CBUILTIN:
-            return f"{self.const(('cname',))}[st.ids.of[{obj}]]"
+            return f"{self.const(('cname',))}[{self.of_ref}[{obj}]]"
         if kind is RefKind.CFIELD:
-            return f"{self.const(('cfield', name))}[st.ids.of[{obj}]]"
+            return f"{self.const(('cfield', name))}[{self.of_ref}[{obj}]]"
         raise AssertionError(e.ref)
 
     def x_Index(self, e: A.Index, scope) -> str:
@@ -135,6 +148,16 @@ class ExprGen:
         first answer: what a generator expression does, without making a generator and closing it early. It
         takes the names of the enclosing function that it reads (`st`, `env`, `you`, `who`, the variables of
         enclosing generators)."""
+        text, first = self.hoisting_of(lambda: self.test_body(name, gen, scope))
+        body = ["    " + line for line in first] + text.split("\n")
+        fn = self.fresh("t")
+        candidates = list(dict.fromkeys(["st", "env", "you", "who"] + sorted(set(scope.values()))))
+        used = reads(f"def {fn}({', '.join(candidates)}):\n" + "\n".join(body) + "\n", candidates)
+        self.tests_out.lines += [f"def {fn}({', '.join(used)}):  # {name}, line {gen.span.line}", *body]
+        return f"{fn}({', '.join(used)})"
+
+    def test_body(self, name: str, gen: A.Generator, scope: dict) -> str:
+        """The loop of `test_function`, its lines joined."""
         inner = dict(scope)
         body, depth = [], 1
         for cl in gen.clauses:
@@ -150,11 +173,7 @@ class ExprGen:
         found = "True" if name == "any" else "False"
         body += ["    " * depth + (f"if {elem}:" if name == "any" else f"if not ({elem}):"),
                  "    " * (depth + 1) + f"return {found}", f"    return {'False' if name == 'any' else 'True'}"]
-        fn = self.fresh("t")
-        candidates = list(dict.fromkeys(["st", "env", "you", "who"] + sorted(set(scope.values()))))
-        used = reads(f"def {fn}({', '.join(candidates)}):\n" + "\n".join(body) + "\n", candidates)
-        self.tests_out.lines += [f"def {fn}({', '.join(used)}):  # {name}, line {gen.span.line}", *body]
-        return f"{fn}({', '.join(used)})"
+        return "\n".join(body)
 
     def items(self, e: A.Call, scope) -> str:
         """The values a builtin works on: its generator's list, or its one argument as a collection."""

@@ -168,6 +168,34 @@ def test_the_module_sees_only_the_builtins_it_needs():
     assert "__import__" not in ns["__builtins__"] and "open" not in ns["__builtins__"]
 
 
+def functions_of(source: str) -> dict:
+    """Each top-level function of a generated module: its name → its lines."""
+    out, name = {}, None
+    for line in source.splitlines():
+        if line.startswith("def "):
+            name = line[4:line.index("(")]
+            out[name] = []
+        elif name is not None and line.startswith(" "):
+            out[name].append(line)
+    return out
+
+
+def test_a_function_over_cards_reads_the_identities_once():
+    """`has_set`'s test per wish type loops over the hand: the identities are read before the loop, not per card;
+    a function or expression that reads no card's field does not read them at all."""
+    funcs = functions_of(load_game("games/three_wishes.wish").rules.source)
+    hoisting = {name: lines for name, lines in funcs.items() if any("_of = st.ids.of" in ln for ln in lines)}
+    assert hoisting, "no generated function reads the identities once"
+    for name, lines in funcs.items():
+        body = "\n".join(lines)
+        if name in hoisting:
+            assert lines[0].strip() == "_of = st.ids.of" and "_of[" in "\n".join(lines[1:])
+            assert "st.ids.of" not in "\n".join(lines[1:])
+        elif name[0] in "ftx":
+            assert "st.ids.of" not in body, f"{name} reads the identities per card"
+    assert any(any(ln.strip().startswith("for ") for ln in lines) for lines in hoisting.values())
+
+
 def test_the_rules_command_prints_the_module(capsys):
     from wishdsl.cli import main
 
