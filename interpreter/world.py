@@ -25,7 +25,8 @@ PLACE_GROUPS = {"gvar": 0, "pvar": 1, "kvar": 2}  # `read_place`'s kinds of vari
 
 
 class World(StateData):
-    """Facts of one world and the moves that change them."""
+    """Facts of one world and the moves that change them. A move forgets the results of functions remembered since
+    the last change (`memo`), when there are any: most often there are none."""
 
     __slots__ = ()
 
@@ -73,7 +74,8 @@ class World(StateData):
         """Store several variables at once, each (group 0 shared / 1 per player / 2 keyed, index, player or key,
         value); the changes are logged and their events fire after all are stored (a `transfer`)."""
         changes = []
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         game = self.game
         for group, i, key, value in writes:
             if group == 0:
@@ -104,7 +106,8 @@ class World(StateData):
         self._set(v, 2, i, key, self.kvars[i], v.key_index(self.game, key), value, span)
 
     def _set(self, v, group: int, i: int, key, row: list, at: int, value, span) -> None:
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         if v.minimum is not None and value is not None and value < v.minimum:
             self._check_min(v, value, span)
         old = row[at]
@@ -166,7 +169,8 @@ class World(StateData):
         """Cards taken out of their zones (`src`: the one they all left, else -1; `srcs`: each one's, None when
         they all left `src`) arrive in zone `dest`, their facing and who knows them following the zone's
         visibility; the move is logged with who knows each card now, and its events fire."""
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         zone = self.zones[dest]
         if place == "top":
             zone[0:0] = cards
@@ -197,7 +201,8 @@ class World(StateData):
             zones[s].remove(c)
 
     def shuffle(self, slot: int) -> None:
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         self.rng.shuffle(self.zones[slot])
         keep = self.lay.slot_keep[slot]
         hidden = FORGET(self.zones[slot], self.face, self.known, keep)
@@ -224,7 +229,8 @@ class World(StateData):
             log.cards(self, TURN, cards, up)
 
     def swap(self, a: int, b: int, span) -> None:
-        self.memo.clear()
+        if self.memo:
+            self.memo.clear()
         za, zb = self.where[a], self.where[b]
         ia, ib = self.zones[za].index(a), self.zones[zb].index(b)
         self.zones[za][ia], self.zones[zb][ib] = b, a
