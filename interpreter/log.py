@@ -31,10 +31,12 @@ class Entry(enum.IntEnum):
     ACTION = 10  # who, action name, parameter values as written (`frozen`)
     SAY = 11  # values of a `log` statement, its point (no card references)
     ANNOUNCE = 12  # the value of an `announce` statement, its point (written as everyone reads it)
+    SCORES = 13  # the end of the game: each player's score, in seat order
+    WINNERS = 14  # the winners (none: nobody wins)
 
 
 # The kinds as module constants: reading a member off its enum class costs ten times a global's lookup.
-TEXT, PARTS, MOVE, PEEK, REVEAL, TURN, SWAP, SHUFFLE, VAR, CHOICE, ACTION, SAY, ANNOUNCE = Entry
+TEXT, PARTS, MOVE, PEEK, REVEAL, TURN, SWAP, SHUFFLE, VAR, CHOICE, ACTION, SAY, ANNOUNCE, SCORES, WINNERS = Entry
 KIND_NAMES = tuple(kind.name.lower() for kind in Entry)  # "move", "var" …: a view names each line's kind
 
 
@@ -189,6 +191,16 @@ def _say(st, e, reader) -> str:
     return " ".join(views.render(st, v, t) for v, t in zip(values, st.game.points[index].types))
 
 
+def _scores(st, e, reader) -> str:
+    return "Game over. Scores: " + ", ".join(f"{st.player_name(p)} {score}" for p, score in enumerate(e[1])) + "."
+
+
+def _winners(st, e, reader) -> str:
+    if not e[1]:
+        return "Nobody wins."
+    return "Winner: " + " and ".join(st.player_name(p) for p in e[1]) + "."
+
+
 def _announce(st, e, reader) -> str:
     _, value, index = e
     return f"Announcement: {views.render(st, value, st.game.points[index].ty)}"
@@ -208,4 +220,6 @@ RENDER = {
     Entry.ACTION: _action,
     Entry.SAY: _say,
     Entry.ANNOUNCE: _announce,
+    Entry.SCORES: _scores,
+    Entry.WINNERS: _winners,
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dsl.errors import WishError, WishRuntimeError
 
 from . import checks, log, views
+from .log import SCORES, WINNERS
 from .frames import Frame, FrameKind
 from .runtime import MAX_ACTION_OPTIONS, failed
 from .scoring import outcome, tie_line
@@ -75,17 +76,13 @@ class Machine(World):
         self.after.clear()
         rows = self.game.standings(self)
         out = outcome(rows)
-        self.final = (tuple(r.score for r in rows), out.winners)
-        win = out.winners
-        parts = ", ".join(f"{self.player_name(r.player)} {r.score}" for r in rows)
-        self.write_log(f"Game over. Scores: {parts}.")
+        scores = tuple([r.score for r in rows])
+        self.final = (scores, out.winners)
+        self.log.append((SCORES, scores))  # written out when read (log.py)
         line = tie_line(self, rows, out)
         if line is not None:
             self.write_log(line)
-        if win:
-            self.write_log("Winner: " + " and ".join(self.player_name(p) for p in win) + ".")
-        else:
-            self.write_log("Nobody wins.")
+        self.log.append((WINNERS, out.winners))
 
     def end_game(self) -> None:
         self.write_log("The game ends.")
