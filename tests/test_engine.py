@@ -179,6 +179,23 @@ scoring p { score "s" 0 }
     assert lines[lines.index("Game over. Scores: player 1 0, player 2 0.") - 1] == "player 1: stay"
 
 
+@pytest.mark.parametrize("scores, expected", [
+    ("if p == first(players) then 3 else 1", ["Game over. Scores: player 1 3, player 2 1.", "Winner: player 1."]),
+    ("2", ["Game over. Scores: player 1 2, player 2 2.", "players 1 and 2 tie at 2 points: the win is shared.",
+           "Winner: player 1 and player 2."]),
+])
+def test_the_end_of_a_game_is_logged_as_values_and_written_when_read(scores, expected):
+    game = load_source(f'''game "T" {{ players 2..2 }}
+play {{ log "done" }}
+scoring p {{ score "s" {scores} }}
+''')
+    st = game.new_state(2)
+    assert st.log_lines()[-len(expected):] == expected
+    kinds = st.view(0)["log_kinds"]
+    assert kinds[-1] == "winners" and kinds[-len(expected)] == "scores"
+    assert game.state_from_json(st.to_json()).log_lines() == st.log_lines()
+
+
 def test_a_trigger_condition_is_checked_when_the_trigger_resolves():
     """Triggers that fire together resolve in order; a later one sees what the earlier ones did."""
     from interpreter import load_source
