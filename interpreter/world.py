@@ -215,16 +215,18 @@ class World(StateData):
             log.cards(self, PEEK, cards, who)
 
     def reveal(self, cards: tuple) -> None:
+        known, seen, everyone = self.known, self.seen, self.all_mask
         for c in cards:
-            self.known[c] = self.seen[c] = self.all_mask
+            known[c] = seen[c] = everyone
         if cards:
             log.cards(self, REVEAL, cards)
 
     def turn(self, cards: tuple, up: bool) -> None:
+        face, known, seen, everyone = self.face, self.known, self.seen, self.all_mask
         for c in cards:
-            self.face[c] = up
+            face[c] = up
             if up:
-                self.known[c] = self.seen[c] = self.all_mask
+                known[c] = seen[c] = everyone
         if cards:
             log.cards(self, TURN, cards, up)
 
