@@ -1,7 +1,7 @@
 """Build: the engine's hot modules compiled to C by Cython when it and a C compiler are at hand.
 
-The compiled modules are the same Python source (no Cython syntax, annotations not taken as C types), so the
-package runs unchanged without them: a build that cannot compile them installs pure Python and says so. Beside
+The compiled modules are the same Python source (no Cython syntax, annotations not taken as C types; the State's
+classes declared as extension types in `.pxd` files beside them), so the package runs unchanged without them: a build that cannot compile them installs pure Python and says so. Beside
 the compiled modules the build writes `interpreter/_native.json`, the SHA-256 of the source each was compiled
 from; `interpreter/native.py` loads a compiled module only while its source is unchanged (README, Speed).
 Everything else about the package is in pyproject.toml.
@@ -71,7 +71,10 @@ class BuildNative(build_ext):
                 source = HERE / (ext.name.replace(".", "/") + ".py")
                 if not source.exists():
                     source = source.with_suffix(".pyx")
-                built[ext.name] = hashlib.sha256(source.read_bytes()).hexdigest()
+                h = hashlib.sha256(source.read_bytes())
+                if source.with_suffix(".pxd").exists():  # its C declarations (interpreter/native.py, digest)
+                    h.update(source.with_suffix(".pxd").read_bytes())
+                built[ext.name] = h.hexdigest()
         missing = sorted({e.name for e in self.extensions} - set(built))
         if missing:
             say("not compiled (these run as pure Python): " + ", ".join(missing))

@@ -5,7 +5,8 @@ same Python source, built into extension modules that Python's import prefers to
 build writes `_native.json` with the SHA-256 of the source each module was compiled from. At the engine's first
 import, `guard()` compares them: a compiled module whose source has changed since (an edit in a checkout
 installed with `pip install -e`), or that the manifest does not name, is loaded from its source instead, so
-an edit always takes effect; `pip install -e .` compiles it again. `WISHDSL_PURE=1` loads every module from its
+an edit always takes effect; `pip install -e .` compiles it again. The State's classes (`LAYOUT`) are extension
+types declared in `.pxd` files beside their modules: they are loaded compiled only all together. `WISHDSL_PURE=1` loads every module from its
 source. Compiled or not, a game plays the same, byte for byte (tests/test_native.py).
 """
 from __future__ import annotations
@@ -26,10 +27,16 @@ MANIFEST = ROOT / "_native.json"
 SUFFIXES = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)  # `.cpython-311-….so` before `.so`
 
 
+# The modules of the State's classes, compiled as one chain of extension types (their `.pxd` files): compiled
+# code of each reads the fields the others declare at fixed places, so they run compiled all together or not at all
+LAYOUT = ("interpreter.state", "interpreter.world", "interpreter.machine", "interpreter.engine")
+
+
 class Build(enum.Enum):
     """How one engine module is loaded."""
     COMPILED = "compiled"
     STALE = "changed since compiled, so run from source"
+    LINKED = "run from source with the State's other classes"
     PURE = "WISHDSL_PURE=1: runs from its source"
 
 
@@ -61,6 +68,17 @@ def source_of(module: str) -> Path:
     return py if py.exists() or not path.with_suffix(".pyx").exists() else path.with_suffix(".pyx")
 
 
+def digest(module: str) -> str:
+    """What a compiled module was built from: its source, and the C declarations beside it (a `.pxd`), if any.
+    setup.py computes the same."""
+    source = source_of(module)
+    h = hashlib.sha256(source.read_bytes())
+    pxd = source.with_suffix(".pxd")
+    if pxd.exists():
+        h.update(pxd.read_bytes())
+    return h.hexdigest()
+
+
 def states() -> dict:
     """Each compiled engine module (module name → Build)."""
     files = compiled_files()
@@ -75,11 +93,20 @@ def states() -> dict:
     out = {}
     for module in sorted(files):
         try:
-            digest = hashlib.sha256(source_of(module).read_bytes()).hexdigest()
+            found = digest(module)
         except OSError:
-            digest = None
-        out[module] = Build.COMPILED if digest is not None and built.get(module) == digest else Build.STALE
+            found = None
+        out[module] = Build.COMPILED if found is not None and built.get(module) == found else Build.STALE
+    if any(out.get(m, Build.STALE) is not Build.COMPILED for m in LAYOUT):
+        for m in LAYOUT:
+            if out.get(m) is Build.COMPILED:
+                out[m] = Build.LINKED
     return out
+
+
+def layout_compiled() -> bool:
+    """Do the State's classes run compiled in this process (what compiled rules are built against)?"""
+    return all(_STATES.get(m) is Build.COMPILED for m in LAYOUT)
 
 
 class SourceFirst(importlib.abc.MetaPathFinder):
@@ -121,6 +148,9 @@ def summary() -> str:
     others = [m for m, s in _STATES.items() if s is not Build.COMPILED]
     text = f"engine: {len(compiled)} of {len(_STATES)} hot modules compiled (Cython)"
     if others:
-        names = ", ".join(m.removeprefix(PACKAGE + ".") for m in others)
-        text += f"; {names} {Build.STALE.value}; `pip install -e .` compiles again"
+        for kind in (Build.STALE, Build.LINKED):
+            names = ", ".join(m.removeprefix(PACKAGE + ".") for m in others if _STATES[m] is kind)
+            if names:
+                text += f"; {names} {kind.value}"
+        text += "; `pip install -e .` compiles again"
     return text

@@ -5,6 +5,8 @@ module, kept in the cache, and used by every later load of that game while its r
 built behind a user's back, as a build takes from seconds (Wunschmaschine) to minutes (Wish). The extension is
 compiled from the very text `wishdsl rules GAME` prints, behind a prelude that declares the names the engine
 puts in the module's namespace (`prelude`), so it runs the same rules, byte for byte (tests/test_native_rules.py).
+It is compiled against the C declarations of the State's classes (interpreter/*.pxd, part of its key) and runs
+only with them compiled (native.layout_compiled).
 
 An extension is found by a digest of the rules' text and the game's fingerprint (the texts of its files and its
 variant, not where they are), with the Python it was built for (`key_of`). Games loaded with one digest
@@ -36,10 +38,11 @@ from dsl.errors import WishError
 from . import cache, native
 from .codegen_exprs import symbol_tables
 
-FORMAT = "wishdsl-native-2"
+FORMAT = "wishdsl-native-3"
 ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
 PREFIX = "wishrules_"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+LAYOUT = tuple(Path(__file__).resolve().parent / f"{m}.pxd" for m in ("state", "world", "machine", "engine"))
 # the generated text's only annotations are the memo's `dict` (codegen.memo_wrapper): Cython then calls the dict
 # directly instead of looking up its methods
 DIRECTIVES = {"language_level": 3, "annotation_typing": True}
@@ -55,9 +58,16 @@ def key_of(fingerprint: str, text: str) -> str:
     fingerprint (the texts of its files and its variant, not where they are), with the Python they are built
     for and how Cython compiles them."""
     h = hashlib.sha256(FORMAT.encode())
-    for part in (sys.implementation.cache_tag, SUFFIX, repr(sorted(DIRECTIVES.items())), fingerprint, text):
+    for part in (sys.implementation.cache_tag, SUFFIX, repr(sorted(DIRECTIVES.items())), engine_layout(),
+                 fingerprint, text):
         h.update(part.encode("utf-8", "surrogatepass") + b"\0")
     return h.hexdigest()[:32]
+
+
+def engine_layout() -> str:
+    """The C declarations of the State's classes that compiled rules are built against (interpreter/*.pxd): rules
+    built against other ones would read its fields at the wrong places."""
+    return "".join(p.read_text(encoding="utf-8") for p in LAYOUT)
 
 
 def native_dir() -> Optional[Path]:
@@ -73,8 +83,8 @@ def module_path(key: str) -> Optional[Path]:
 
 def namespace(key: str) -> Optional[dict]:
     """The globals of the built module of this digest, when there is one to trust; else None."""
-    if native.pure_requested():
-        return None
+    if native.pure_requested() or not native.layout_compiled():
+        return None  # compiled rules read the fields of the compiled State's classes
     name = PREFIX + key
     mod = sys.modules.get(name)
     if mod is None:
@@ -110,14 +120,16 @@ INLINED = {"listcomp", "setcomp", "dictcomp"}  # the inner scopes Cython compile
 def declarations(text: str) -> str:
     """The augmenting .pxd of the rules: each module-level function whose only inner scopes are comprehensions,
     declared `cpdef`, so that the rules call one another as C functions (one with a generator expression or a
-    lambda would need a closure, which a cpdef function cannot hold: it stays a Python function)."""
+    lambda would need a closure, which a cpdef function cannot hold: it stays a Python function). Their state
+    `st` is declared a State (interpreter/engine.pxd), so they read its fields and call its moves in C."""
     def plain(t) -> bool:
         return all(c.get_name() in INLINED and plain(c) for c in t.get_children())
 
-    lines = []
+    lines = ["from interpreter.engine cimport State\n"]
     for t in symtable.symtable(text, "rules", "exec").get_children():
         if t.get_type() == "function" and plain(t):
-            lines.append(f"cpdef {t.get_name()}({', '.join(t.get_parameters())})\n")
+            params = ["State st" if p == "st" else p for p in t.get_parameters()]
+            lines.append(f"cpdef {t.get_name()}({', '.join(params)})\n")
     return "".join(lines)
 
 
@@ -162,7 +174,8 @@ def _compile_here(src: str, tmp: str) -> None:
     from setuptools import Distribution, Extension
 
     name = Path(src).stem
-    exts = cythonize([Extension(name, [src])], compiler_directives=DIRECTIVES, build_dir=tmp, quiet=True)
+    exts = cythonize([Extension(name, [src])], compiler_directives=DIRECTIVES, build_dir=tmp, quiet=True,
+                     include_path=[str(ROOT)])
     dist = Distribution({"ext_modules": exts, "script_name": "wishdsl-build"})
     cmd = dist.get_command_obj("build_ext")
     cmd.build_lib = str(Path(tmp) / "out")

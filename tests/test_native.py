@@ -18,10 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
-def fake_package(tmp_path, monkeypatch, manifest):
-    """A package folder with `world.py` and `agents/mcts.py`, each beside a (fake) compiled file."""
+def fake_package(tmp_path, monkeypatch, manifest, modules=("tables", "agents/mcts")):
+    """A package folder with `tables.py` and `agents/mcts.py` (or `modules`), each beside a (fake) compiled file."""
     (tmp_path / "agents").mkdir()
-    for rel in ("world", "agents/mcts"):
+    for rel in modules:
         (tmp_path / f"{rel}.py").write_text(f"NAME = {rel!r}\n")
         (tmp_path / f"{rel}{SUFFIX}").write_bytes(b"")
     if manifest is not None:
@@ -37,20 +37,44 @@ def digest(path: Path) -> str:
 
 def test_a_compiled_module_runs_only_while_its_source_is_unchanged(tmp_path, monkeypatch):
     fake_package(tmp_path, monkeypatch, {})
-    manifest = {"interpreter.world": digest(tmp_path / "world.py"),
+    manifest = {"interpreter.tables": digest(tmp_path / "tables.py"),
                 "interpreter.agents.mcts": digest(tmp_path / "agents/mcts.py")}
     (tmp_path / "_native.json").write_text(json.dumps({"modules": manifest}))
-    assert native.states() == {"interpreter.agents.mcts": Build.COMPILED, "interpreter.world": Build.COMPILED}
-    (tmp_path / "world.py").write_text("NAME = 'edited'\n")
-    assert native.states() == {"interpreter.agents.mcts": Build.COMPILED, "interpreter.world": Build.STALE}
+    assert native.states() == {"interpreter.agents.mcts": Build.COMPILED, "interpreter.tables": Build.COMPILED}
+    (tmp_path / "tables.py").write_text("NAME = 'edited'\n")
+    assert native.states() == {"interpreter.agents.mcts": Build.COMPILED, "interpreter.tables": Build.STALE}
     monkeypatch.setenv("WISHDSL_PURE", "1")
     assert set(native.states().values()) == {Build.PURE}
 
 
-@pytest.mark.parametrize("manifest", [None, {}, {"interpreter.world": "0" * 64}])
+def test_the_states_classes_run_compiled_only_together(tmp_path, monkeypatch):
+    """state, world, machine, engine: extension types reading one another's fields in C (interpreter/*.pxd)."""
+    layout = [m.removeprefix("interpreter.") for m in native.LAYOUT]
+    fake_package(tmp_path, monkeypatch, {}, layout + ["tables"])
+    (tmp_path / "world.pxd").write_text("cdef class World(StateData):\n    pass\n")
+    manifest = {f"interpreter.{m}": native.digest(f"interpreter.{m}") for m in layout + ["tables"]}
+    (tmp_path / "_native.json").write_text(json.dumps({"modules": manifest}))
+    assert set(native.states().values()) == {Build.COMPILED}
+    assert manifest["interpreter.world"] != digest(tmp_path / "world.py")  # its declarations count
+    (tmp_path / "world.pxd").write_text("cdef class World(StateData):\n    cpdef move(self)\n")
+    found = native.states()
+    assert found.pop("interpreter.world") is Build.STALE and found.pop("interpreter.tables") is Build.COMPILED
+    assert set(found.values()) == {Build.LINKED}
+
+
+def test_the_states_c_declarations_name_its_fields():
+    """state.pxd declares, as C members, exactly the slots the State has when it runs from source."""
+    from interpreter.engine import State
+    text = (ROOT / "interpreter" / "state.pxd").read_text(encoding="utf-8")
+    declared = [n.strip() for line in text.splitlines() if line.strip().startswith("cdef public object")
+                for n in line.strip().removeprefix("cdef public object").split(",")]
+    assert sorted(declared) == sorted(State.__slots__) and len(declared) == len(set(declared))
+
+
+@pytest.mark.parametrize("manifest", [None, {}, {"interpreter.tables": "0" * 64}])
 def test_compiled_files_the_manifest_does_not_vouch_for_run_from_source(tmp_path, monkeypatch, manifest):
     fake_package(tmp_path, monkeypatch, manifest)
-    assert native.states() == {"interpreter.agents.mcts": Build.STALE, "interpreter.world": Build.STALE}
+    assert native.states() == {"interpreter.agents.mcts": Build.STALE, "interpreter.tables": Build.STALE}
 
 
 def test_a_broken_manifest_is_no_manifest(tmp_path, monkeypatch):
@@ -63,9 +87,9 @@ def test_a_broken_manifest_is_no_manifest(tmp_path, monkeypatch):
 
 def test_the_source_first_finder_loads_the_py_file(tmp_path, monkeypatch):
     fake_package(tmp_path, monkeypatch, None)
-    finder = native.SourceFirst(["interpreter.world"])
-    spec = finder.find_spec("interpreter.world")
-    assert spec.origin == str(tmp_path / "world.py")
+    finder = native.SourceFirst(["interpreter.tables"])
+    spec = finder.find_spec("interpreter.tables")
+    assert spec.origin == str(tmp_path / "tables.py")
     assert finder.find_spec("interpreter.engine") is None
 
 

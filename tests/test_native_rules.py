@@ -61,16 +61,37 @@ def test_a_text_that_reads_other_names_is_refused(text):
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("def f0(st, a0, a1):\n    return a0 + a1\n", "cpdef f0(st, a0, a1)\n"),
-    ("def x1(st, env):\n    return [g for g in env if [h for h in g]]\n", "cpdef x1(st, env)\n"),
-    ("def x1(st, env):\n    return {g: 1 for g in env} or {g for g in env}\n", "cpdef x1(st, env)\n"),
+    ("def f0(st, a0, a1):\n    return a0 + a1\n", "cpdef f0(State st, a0, a1)\n"),
+    ("def x1(st, env):\n    return [g for g in env if [h for h in g]]\n", "cpdef x1(State st, env)\n"),
+    ("def x1(st, env):\n    return {g: 1 for g in env} or {g for g in env}\n", "cpdef x1(State st, env)\n"),
     ("def x1(st, env):\n    return tuple(g for g in env)\n", ""),  # a generator needs a closure
     ("def x1(st, env):\n    return [g for g in env if any(h for h in g)]\n", ""),
     ("def x1(st, env):\n    return lambda: env\n", ""),
-    ("def b1(st, f):\n    return f\ndef b2(st, f):\n    return b1(st, f)\n", "cpdef b1(st, f)\ncpdef b2(st, f)\n"),
+    ("def b1(st, f):\n    return f\ndef b2(st, f):\n    return b1(st, f)\n",
+     "cpdef b1(State st, f)\ncpdef b2(State st, f)\n"),
+    ("def w1(st, env, value):\n    env['a'] = value\n", "cpdef w1(State st, env, value)\n"),
 ])
 def test_functions_without_closures_are_declared_c_functions(text, expected):
-    assert native_rules.declarations(text) == expected
+    assert native_rules.declarations(text) == "from interpreter.engine cimport State\n" + expected
+
+
+def test_the_key_changes_with_the_states_c_declarations(monkeypatch, tmp_path):
+    game = load_game(WM)
+    before = native_rules.key_of(game.fingerprint, game.rules.source)
+    layout = []
+    for path in native_rules.LAYOUT:
+        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        layout.append(tmp_path / path.name)
+    monkeypatch.setattr(native_rules, "LAYOUT", tuple(layout))
+    assert native_rules.key_of(game.fingerprint, game.rules.source) == before
+    layout[0].write_text(layout[0].read_text(encoding="utf-8") + "    cdef public object extra\n")
+    assert native_rules.key_of(game.fingerprint, game.rules.source) != before
+
+
+def test_compiled_rules_run_only_on_the_compiled_states_classes(built_key, monkeypatch):
+    assert native_rules.namespace(built_key) is not None
+    monkeypatch.setitem(native._STATES, native.LAYOUT[1], native.Build.STALE)
+    assert native_rules.namespace(built_key) is None
 
 
 def test_the_key_is_what_the_rules_are_not_where_the_file_is():

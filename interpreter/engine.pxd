@@ -1,0 +1,4 @@
+from interpreter.machine cimport Machine
+
+cdef class State(Machine):
+    pass

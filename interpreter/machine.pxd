@@ -1,0 +1,12 @@
+# The machine's steps as C methods of the State's chain (state.pxd, world.pxd).
+from interpreter.world cimport World
+
+cdef class Machine(World):
+    cpdef run(self)
+    cpdef push(self, code, env, kind, data, depth, span)
+    cpdef counted(self, code)
+    cpdef emit(self, key, args)
+    cpdef trigger_holds(self, f)
+    cpdef _holds(self, t, env)
+    cpdef _trigger_envs(self, t)
+    cpdef _flush_after(self)
