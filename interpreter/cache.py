@@ -44,10 +44,11 @@ def cache_dir() -> Optional[Path]:
 
 
 def engine_stamp() -> str:
-    """Which engine compiled an entry: the sizes and modification times of its own source files."""
+    """Which engine compiled an entry: the sizes and modification times of its own source files (the C
+    declarations of the State's classes among them: compiled rules are found by them, native_rules.key_of)."""
     h = hashlib.sha256(sys.version.encode())
     for folder in (ENGINE, ENGINE.parent / "dsl"):
-        for p in sorted(folder.glob("*.py")):
+        for p in sorted([*folder.glob("*.py"), *folder.glob("*.pxd")]):
             s = p.stat()
             h.update(f"{p.name}:{s.st_size}:{s.st_mtime_ns};".encode())
     return h.hexdigest()

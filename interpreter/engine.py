@@ -144,7 +144,9 @@ NO_OPTIONS = Options(None, None, [])
 class State(Machine):
     """A game in progress. See docs/design.md for the public API."""
 
-    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "memo", "step_limit")
+    # besides the data of the world: the game and what follows from it, the memory of function results, and
+    # `counting`: does this state count the rules that run (a CountingState, wishdsl/coverage.py)?
+    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "memo", "step_limit", "counting")
 
     # ---------------------------------------------------------------- creation and copies
     @classmethod
@@ -199,6 +201,7 @@ class State(Machine):
         self.seats = tuple(range(players))
         self.all_mask = (1 << players) - 1
         self.step_limit = 0
+        self.counting = False
         self._fresh_memo()
 
     def _fresh_memo(self) -> None:
@@ -229,6 +232,7 @@ class State(Machine):
         """Make the fresh object `st` a copy of this game (its memory of function results starts empty)."""
         st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask
         st.step_limit = st.call_depth = 0
+        st.counting = False
         st.memo = {}
         clone_data(self, st)
 

@@ -27,7 +27,6 @@ class Machine(World):
     """The effect stack and what moves it."""
 
     __slots__ = ()
-    counting = False  # a CountingState counts the rules that run (wishdsl/coverage.py)
 
     # ---------------------------------------------------------------- the run loop
     def run(self) -> None:

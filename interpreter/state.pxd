@@ -1,8 +1,11 @@
 # The State's fields as C members (setup.py compiles this module with it): compiled code that knows an object is a
-# StateData reads a field directly instead of through Python's attribute lookup. Kept in step with state.FIELDS
-# and engine.State.__slots__ (tests/test_native.py).
+# StateData reads a field directly instead of through Python's attribute lookup, and works on a typed one (a list,
+# a dict, a C integer) without looking up its methods. The same names as engine.State.__slots__, which are the
+# fields when the classes run from source (tests/test_native.py).
 cdef class StateData:
-    cdef public object n, seed, rng, ids, gvars, pvars, kvars, zones, where, face, known, seen, stack
-    cdef public object decision, log, observations, shuffles, over, after, steps, decisions, final, timed
-    cdef public object arrivals
-    cdef public object game, lay, seats, all_mask, call_depth, memo, step_limit
+    cdef public list zones, where, face, known, seen, gvars, pvars, kvars, stack, observations, shuffles, after
+    cdef public dict memo
+    cdef public tuple seats
+    cdef public long steps, step_limit, call_depth, decisions
+    cdef public bint over, counting
+    cdef public object n, seed, rng, ids, decision, log, final, timed, arrivals, game, lay, all_mask

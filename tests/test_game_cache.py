@@ -154,3 +154,15 @@ def test_a_game_from_the_cache_explains_its_log_as_the_compiled_one(cached, monk
         chains.append([explain(st, k) for k in range(len(st.log))])
     assert from_cache == [False, True] and len(entries(cached)) == 1
     assert chains[0] == chains[1] and all(chains[0])
+
+
+def test_the_engines_c_declarations_are_part_of_its_stamp(tmp_path, monkeypatch):
+    """A cached game names the compiled rules it runs on, which are built against interpreter/*.pxd: an edit
+    there compiles the game again."""
+    (tmp_path / "interpreter").mkdir()
+    (tmp_path / "dsl").mkdir()
+    (tmp_path / "interpreter" / "engine.py").write_text("x = 1\n")
+    monkeypatch.setattr(cache, "ENGINE", tmp_path / "interpreter")
+    before = cache.engine_stamp()
+    (tmp_path / "interpreter" / "state.pxd").write_text("cdef class StateData:\n    pass\n")
+    assert cache.engine_stamp() != before

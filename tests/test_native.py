@@ -66,8 +66,8 @@ def test_the_states_c_declarations_name_its_fields():
     """state.pxd declares, as C members, exactly the slots the State has when it runs from source."""
     from interpreter.engine import State
     text = (ROOT / "interpreter" / "state.pxd").read_text(encoding="utf-8")
-    declared = [n.strip() for line in text.splitlines() if line.strip().startswith("cdef public object")
-                for n in line.strip().removeprefix("cdef public object").split(",")]
+    declared = [n.strip() for line in text.splitlines() if line.strip().startswith("cdef public ")
+                for n in line.strip().split(None, 3)[3].split(",")]
     assert sorted(declared) == sorted(State.__slots__) and len(declared) == len(set(declared))
 
 

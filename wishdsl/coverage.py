@@ -23,7 +23,6 @@ class CountingState(State):
     """A State that counts the rules that fire, and remembers the per-player enum values at the end of setup."""
 
     __slots__ = ("counts", "pushes", "at_setup_end")
-    counting = True
 
     @classmethod
     def start(cls, game, players: int, seed: int) -> "CountingState":
@@ -32,6 +31,7 @@ class CountingState(State):
 
     def _bind(self, game, players: int) -> None:
         super()._bind(game, players)
+        self.counting = True
         self.counts = Counter()
         self.pushes = [0] * len(game.blocks)  # runs per block of code (procedure calls among them)
         self.at_setup_end = None
