@@ -1,42 +1,9 @@
 # cython: language_level=3
-"""The per-card loops of card moves, shuffles and peeks in C (setup.py compiles this; interpreter/world.py uses it
+"""The per-card loops of shuffles, peeks and option lists in C (setup.py compiles this; interpreter/world.py uses it
 when it is there): the same reads and writes of the world's lists as the Python functions of the same names in
-world.py, which are the reference (tests/test_cards.py compares the two)."""
+world.py, which are the reference (tests/test_cards.py compares the two). A card move's loop (`world.arrive`) is
+typed in C by world.pxd instead, so that the move calls it as a C function."""
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-
-
-def arrive(list where, list face, list known, list seen, object cards, object dest, bint up, object everyone,
-           object keep):
-    """Cards arrive in zone `dest`: face up and known to everyone (`up`), else face down, known as before and
-    to `keep` too. Returns who knows each card now."""
-    cdef Py_ssize_t c
-    cdef object k
-    cdef list knew
-    if up:
-        for card in cards:
-            c = card
-            where[c] = dest
-            face[c] = True
-            known[c] = everyone
-            seen[c] = everyone
-        return (everyone,) * len(cards)
-    knew = []
-    if keep:
-        for card in cards:
-            c = card
-            where[c] = dest
-            face[c] = False
-            k = known[c] | keep
-            known[c] = k
-            seen[c] = seen[c] | k
-            knew.append(k)
-    else:
-        for card in cards:
-            c = card
-            where[c] = dest
-            face[c] = False
-            knew.append(known[c])
-    return tuple(knew)
 
 
 def forget(list zone, list face, list known, object keep):

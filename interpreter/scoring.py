@@ -5,30 +5,57 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
-
 from dsl.errors import WishError
 
 
-@attrs.frozen
 class Standing:
-    """One player's end of the game."""
+    """One player's end of the game. A plain class (an extension type when compiled, scoring.pxd): a game's end
+    and every cut-off of a search make one per player."""
 
-    player: int
-    score: int
-    points: tuple  # (label, points) of each `score` step, in order
-    breaks: tuple  # (label, value) of each `tiebreak` step, in order
-    lost: bool  # a `lose if` step holds
+    __slots__ = ("player", "score", "points", "breaks", "lost")
+
+    def __init__(self, player: int, score: int, points: tuple, breaks: tuple, lost: bool):
+        self.player = player
+        self.score = score
+        self.points = points  # (label, points) of each `score` step, in order
+        self.breaks = breaks  # (label, value) of each `tiebreak` step, in order
+        self.lost = lost  # a `lose if` step holds
+
+    def _fields(self) -> tuple:
+        return (self.player, self.score, self.points, self.breaks, self.lost)
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if isinstance(other, Standing) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return ("Standing(player={!r}, score={!r}, points={!r}, breaks={!r}, lost={!r})".format(*self._fields()))
 
 
-@attrs.frozen
 class Outcome:
-    """Who won, and what decided it."""
+    """Who won, and what decided it (a plain class, as Standing)."""
 
-    winners: tuple
-    tied: tuple  # the players who had the best score (one: the score decided alone)
-    decided_by: Optional[str]  # the tie-breaker that separated the winners from the other tied players
-    shared: bool  # several winners: the tie held on every tie-breaker
+    __slots__ = ("winners", "tied", "decided_by", "shared")
+
+    def __init__(self, winners: tuple, tied: tuple, decided_by: Optional[str], shared: bool):
+        self.winners = winners
+        self.tied = tied  # the players who had the best score (one: the score decided alone)
+        self.decided_by = decided_by  # the tie-breaker that separated the winners from the other tied players
+        self.shared = shared  # several winners: the tie held on every tie-breaker
+
+    def _fields(self) -> tuple:
+        return (self.winners, self.tied, self.decided_by, self.shared)
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if isinstance(other, Outcome) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Outcome(winners={!r}, tied={!r}, decided_by={!r}, shared={!r})".format(*self._fields())
 
 
 def standing(game, st, p: int) -> Standing:

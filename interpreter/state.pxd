@@ -9,3 +9,9 @@ cdef class StateData:
     cdef public long steps, step_limit, call_depth, decisions
     cdef public bint over, counting
     cdef public object n, seed, rng, ids, decision, log, final, timed, arrivals, game, lay, all_mask
+
+
+# A pending decision: one is made at every decision of every game, and a plain class's construction is a Python
+# call with a setattr per field.
+cdef class Decision:
+    cdef public object players, values, labels, keys, prompt, point, answers, kinds, closed

@@ -1,13 +1,23 @@
 # World as an extension type of the State's chain (state.pxd): its moves are C methods that compiled callers —
 # the engine and a game's compiled rules — call directly; a Python subclass still overrides any of them.
+cimport cython
+
 from interpreter.state cimport StateData
+
+
+@cython.locals(c=Py_ssize_t, k=object, knew=list)
+cpdef tuple arrive(list where, list face, list known, list seen, tuple cards, Py_ssize_t dest, bint up, everyone,
+                   keep)
 
 cdef class World(StateData):
     cpdef _enter(self, c, slot, facing)
     cpdef move(self, cards, dest, place, facing, span)
-    cpdef move_top(self, src, k, dest, place, facing, span)
-    cpdef move_all(self, src, dest, place, facing, span)
-    cpdef _put(self, cards, src, srcs, dest, place, facing, span)
+    @cython.locals(zone=list, cards=tuple)
+    cpdef move_top(self, Py_ssize_t src, Py_ssize_t k, Py_ssize_t dest, place, facing, span)
+    @cython.locals(zone=list, cards=tuple)
+    cpdef move_all(self, Py_ssize_t src, Py_ssize_t dest, place, facing, span)
+    @cython.locals(zone=list)
+    cpdef _put(self, tuple cards, Py_ssize_t src, srcs, Py_ssize_t dest, place, facing, span)
     cpdef _take(self, cards, srcs, src)
     cpdef shuffle(self, slot)
     cpdef peek(self, cards, who)

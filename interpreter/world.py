@@ -178,7 +178,7 @@ class World(StateData):
             zone.extend(cards)
         lay = self.lay
         public, keep, limit = lay.slot_arrival[dest]
-        knew = ARRIVE(self.where, self.face, self.known, self.seen, cards, dest, facing == "up" or public,
+        knew = arrive(self.where, self.face, self.known, self.seen, cards, dest, facing == "up" or public,
                       self.all_mask, keep)
         if limit is not None and len(zone) > limit(self, {}):
             raise WishRuntimeError(f"{lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
@@ -265,28 +265,34 @@ class World(StateData):
         return DISTINCT(values, self.ids.of, self.where, self.known, 1 << who)
 
 
-def arrive(where: list, face: list, known: list, seen: list, cards, dest: int, up: bool, everyone: int,
+def arrive(where: list, face: list, known: list, seen: list, cards: tuple, dest: int, up: bool, everyone: int,
            keep: int) -> tuple:
     """Cards arrive in zone `dest`: face up and known to everyone (`up`), else face down, known as before and to
     `keep` too (nobody learns them when `keep` is 0: who saw them has them in `seen` already, seen ⊇ known).
-    Returns who knows each card now."""
+    Returns who knows each card now. (Typed in C by world.pxd when compiled: the move's own call, not a
+    Python one.)"""
     if up:
         for c in cards:
             where[c] = dest
             face[c] = True
-            known[c] = seen[c] = everyone
+            known[c] = everyone
+            seen[c] = everyone
         return (everyone,) * len(cards)
+    knew = []
     if keep:
         for c in cards:
             where[c] = dest
             face[c] = False
-            k = known[c] = known[c] | keep
-            seen[c] |= k
+            k = known[c] | keep
+            known[c] = k
+            seen[c] = seen[c] | k
+            knew.append(k)
     else:
         for c in cards:
             where[c] = dest
             face[c] = False
-    return tuple([known[c] for c in cards])
+            knew.append(known[c])
+    return tuple(knew)
 
 
 def forget(zone: list, face: list, known: list, keep: int) -> tuple:
@@ -319,6 +325,6 @@ def distinct(values, of, where: list, known: list, bit: int) -> tuple:
 
 
 if _C is None:
-    ARRIVE, FORGET, LEARN, DISTINCT = arrive, forget, learn, distinct
+    FORGET, LEARN, DISTINCT = forget, learn, distinct
 else:
-    ARRIVE, FORGET, LEARN, DISTINCT = _C.arrive, _C.forget, _C.learn, _C.distinct
+    FORGET, LEARN, DISTINCT = _C.forget, _C.learn, _C.distinct

@@ -20,14 +20,6 @@ def copies(data):
     return tuple(list(x) for x in data)
 
 
-@given(lists, cards, st.integers(0, 5), st.booleans(), masks, masks, st.sampled_from([tuple, list]))
-def test_arrive(data, moved, dest, up, everyone, keep, kind):
-    a, b = copies(data), copies(data)
-    got = C.arrive(*a, kind(moved), dest, up, everyone, keep)
-    want = world.arrive(*b, kind(moved), dest, up, everyone, keep)
-    assert (got, a) == (want, b)
-
-
 @given(lists, cards, masks)
 def test_forget(data, zone, keep):
     (_, face, known, _), (_, face2, known2, _) = copies(data), copies(data)

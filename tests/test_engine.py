@@ -354,3 +354,19 @@ def test_an_action_of_one_state_applies_to_its_clone():
     copy.apply(pick)
     st.apply(label)
     assert copy.to_json() == st.to_json()
+
+
+@pytest.mark.parametrize("cards, up, keep, knew, after", [
+    # face down, nobody told: known as before
+    ((0, 1), False, 0, (0b001, 0b010), ([2, 2, 0], [False, False, True], [0b001, 0b010, 0], [0b001, 0b110, 0])),
+    # face down into a zone its owner (player 3) sees: they know the cards now, and have seen them
+    ((0, 1), False, 0b100, (0b101, 0b110), ([2, 2, 0], [False, False, True], [0b101, 0b110, 0], [0b101, 0b110, 0])),
+    # face up: everyone knows and has seen it
+    ((2,), True, 0, (0b111,), ([0, 0, 2], [True, True, True], [0b001, 0b010, 0b111], [0b001, 0b110, 0b111])),
+    ((), False, 0b100, (), ([0, 0, 0], [True, True, True], [0b001, 0b010, 0], [0b001, 0b110, 0])),
+])
+def test_cards_arriving_in_a_zone(cards, up, keep, knew, after):
+    from interpreter import world
+    where, face, known, seen = [0, 0, 0], [True, True, True], [0b001, 0b010, 0], [0b001, 0b110, 0]
+    assert world.arrive(where, face, known, seen, cards, 2, up, 0b111, keep) == knew
+    assert (where, face, known, seen) == after

@@ -62,13 +62,34 @@ def test_the_states_classes_run_compiled_only_together(tmp_path, monkeypatch):
     assert set(found.values()) == {Build.LINKED}
 
 
-def test_the_states_c_declarations_name_its_fields():
-    """state.pxd declares, as C members, exactly the slots the State has when it runs from source."""
+def pxd_members(path: Path) -> dict:
+    """{class: the C members it declares} of a .pxd file."""
+    out: dict = {}
+    cls = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        s = line.strip()
+        if line.startswith("cdef class "):
+            cls = s.split()[2].split("(")[0].rstrip(":")
+            out[cls] = []
+        elif cls is not None and s.startswith(("cdef public ", "cdef readonly ")):
+            out[cls] += [n.strip() for n in s.split(None, 3)[3].split(",")]
+    return out
+
+
+def test_the_c_declarations_name_the_fields_of_their_classes():
+    """Each .pxd declares, as C members, exactly the slots its classes have when they run from source (the
+    State's fields are declared on StateData, state.pxd)."""
     from interpreter.engine import State
-    text = (ROOT / "interpreter" / "state.pxd").read_text(encoding="utf-8")
-    declared = [n.strip() for line in text.splitlines() if line.strip().startswith("cdef public ")
-                for n in line.strip().split(None, 3)[3].split(",")]
-    assert sorted(declared) == sorted(State.__slots__) and len(declared) == len(set(declared))
+    checked = []
+    for pxd in sorted((ROOT / "interpreter").glob("*.pxd")):
+        module = importlib.import_module(f"interpreter.{pxd.stem}")
+        for cls, declared in pxd_members(pxd).items():
+            if not declared:
+                continue  # a class of the State's chain that adds methods only
+            slots = State.__slots__ if cls == "StateData" else getattr(module, cls).__slots__
+            assert sorted(declared) == sorted(slots) and len(declared) == len(set(declared)), (pxd.name, cls)
+            checked.append(cls)
+    assert {"StateData", "Decision", "Frame", "Standing", "Outcome"} <= set(checked)
 
 
 @pytest.mark.parametrize("manifest", [None, {}, {"interpreter.tables": "0" * 64}])

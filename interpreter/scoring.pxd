@@ -1,0 +1,7 @@
+# A game's end as extension types (setup.py compiles scoring.py with this): a game's end and every cut-off of a
+# search make a Standing per player, and an attrs class's __init__ is a Python frame with a setattr per field.
+cdef class Standing:
+    cdef readonly object player, score, points, breaks, lost
+
+cdef class Outcome:
+    cdef readonly object winners, tied, decided_by, shared
