@@ -269,8 +269,10 @@ class State(Machine):
         """Take one option of the pending decision: an Action, an index into `legal_actions()` or a label. An
         illegal one raises IllegalAction with the reason."""
         d = self.decision
-        if type(action) is Action and action._decision is d and d is not None and action.player not in d.answers:
-            return self._answer(d, action.player, action._index)
+        if type(action) is Action:
+            a = action
+            if a._decision is d and d is not None and a.player not in d.answers:
+                return self._answer(d, a.player, a._index)
         if d is None:
             raise IllegalAction("the game is over" if self.over else "no decision is pending")
         if isinstance(action, Action):
@@ -292,7 +294,7 @@ class State(Machine):
                 raise IllegalAction(f"several players may choose '{label}': say which player")
             player = having[0] if having else waiting[0]
         if player not in d.players:
-            who = ", ".join(self.player_name(p) for p in d.players)
+            who = ", ".join([self.player_name(p) for p in d.players])
             raise IllegalAction(f"it is not {self.player_name(player)}'s decision; waiting for {who}")
         if player in d.answers:
             raise IllegalAction(f"{self.player_name(player)} has already answered")

@@ -1,7 +1,12 @@
 # The machine's steps as C methods of the State's chain (state.pxd, world.pxd).
+cimport cython
+
+from interpreter.frames cimport Frame
 from interpreter.world cimport World
 
+
 cdef class Machine(World):
+    @cython.locals(f=Frame, stack=list)
     cpdef run(self)
     cpdef push(self, code, env, kind, data, depth, span)
     cpdef counted(self, code)

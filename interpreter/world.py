@@ -172,7 +172,7 @@ class World(StateData):
         if self.memo:
             self.memo.clear()
         zone = self.zones[dest]
-        if place == "top":
+        if place == "top" and zone:
             zone[0:0] = cards
         else:
             zone.extend(cards)

@@ -48,7 +48,8 @@ def test_a_compiled_module_runs_only_while_its_source_is_unchanged(tmp_path, mon
 
 
 def test_the_states_classes_run_compiled_only_together(tmp_path, monkeypatch):
-    """state, world, machine, engine: extension types reading one another's fields in C (interpreter/*.pxd)."""
+    """frames, state, world, machine, engine: extension types reading one another's fields in C
+    (interpreter/*.pxd)."""
     layout = [m.removeprefix("interpreter.") for m in native.LAYOUT]
     fake_package(tmp_path, monkeypatch, {}, layout + ["tables"])
     (tmp_path / "world.pxd").write_text("cdef class World(StateData):\n    pass\n")
@@ -89,7 +90,7 @@ def test_the_c_declarations_name_the_fields_of_their_classes():
             slots = State.__slots__ if cls == "StateData" else getattr(module, cls).__slots__
             assert sorted(declared) == sorted(slots) and len(declared) == len(set(declared)), (pxd.name, cls)
             checked.append(cls)
-    assert {"StateData", "Decision", "Frame", "Standing", "Outcome"} <= set(checked)
+    assert {"StateData", "Decision", "Frame", "Action", "Standing", "Outcome"} <= set(checked)
 
 
 @pytest.mark.parametrize("manifest", [None, {}, {"interpreter.tables": "0" * 64}])
