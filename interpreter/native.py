@@ -27,10 +27,11 @@ MANIFEST = ROOT / "_native.json"
 SUFFIXES = sorted(importlib.machinery.EXTENSION_SUFFIXES, key=len, reverse=True)  # `.cpython-311-….so` before `.so`
 
 
-# The modules of the State's classes, compiled as one chain of extension types (their `.pxd` files), and of the
-# frames of its effect stack, which the machine reads as one: compiled code of each reads the fields the others
-# declare at fixed places, so they run compiled all together or not at all
-LAYOUT = ("interpreter.frames", "interpreter.state", "interpreter.world", "interpreter.machine", "interpreter.engine")
+# The modules of the State's classes, compiled as one chain of extension types (their `.pxd` files), of the frames
+# of its effect stack, which the machine reads as one, and of the log, which reads the state's fields: compiled code
+# of each reads the fields the others declare at fixed places, so they run compiled all together or not at all
+LAYOUT = ("interpreter.frames", "interpreter.state", "interpreter.world", "interpreter.machine", "interpreter.engine",
+          "interpreter.log")
 
 
 class Build(enum.Enum):

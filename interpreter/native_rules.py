@@ -38,7 +38,7 @@ from dsl.errors import WishError
 from . import cache, native
 from .codegen_exprs import symbol_tables
 
-FORMAT = "wishdsl-native-3"
+FORMAT = "wishdsl-native-4"
 ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
 PREFIX = "wishrules_"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -121,14 +121,16 @@ def declarations(text: str) -> str:
     """The augmenting .pxd of the rules: each module-level function whose only inner scopes are comprehensions,
     declared `cpdef`, so that the rules call one another as C functions (one with a generator expression or a
     lambda would need a closure, which a cpdef function cannot hold: it stays a Python function). Their state
-    `st` is declared a State (interpreter/engine.pxd), so they read its fields and call its moves in C."""
+    `st` is declared a State (interpreter/engine.pxd), so they read its fields and call its moves in C, and a
+    block's frame `f` a Frame (interpreter/frames.pxd), so it resumes and stops in C."""
     def plain(t) -> bool:
         return all(c.get_name() in INLINED and plain(c) for c in t.get_children())
 
-    lines = ["from interpreter.engine cimport State\n"]
+    lines = ["from interpreter.engine cimport State\n", "from interpreter.frames cimport Frame\n"]
+    typed = {"st": "State st", "f": "Frame f"}
     for t in symtable.symtable(text, "rules", "exec").get_children():
         if t.get_type() == "function" and plain(t):
-            params = ["State st" if p == "st" else p for p in t.get_parameters()]
+            params = [typed.get(p, p) for p in t.get_parameters()]
             lines.append(f"cpdef {t.get_name()}({', '.join(params)})\n")
     return "".join(lines)
 

@@ -19,6 +19,8 @@ cdef class World(StateData):
     @cython.locals(zone=list)
     cpdef _put(self, tuple cards, Py_ssize_t src, srcs, Py_ssize_t dest, place, facing, span)
     cpdef _take(self, cards, srcs, src)
+    @cython.locals(za=Py_ssize_t, zb=Py_ssize_t, ia=Py_ssize_t, ib=Py_ssize_t)
+    cpdef swap(self, a, b, span)
     cpdef shuffle(self, slot)
     cpdef peek(self, cards, who)
     cpdef reveal(self, cards)

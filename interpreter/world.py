@@ -240,8 +240,9 @@ class World(StateData):
         self._enter(a, zb, None)
         self._enter(b, za, None)
         log.cards(self, SWAP, (a, b))
-        self.emit(("moved",), (a, za, zb))
-        self.emit(("moved",), (b, zb, za))
+        if self.lay.moves_heard:
+            self.emit(MOVED, (a, za, zb))
+            self.emit(MOVED, (b, zb, za))
 
     # ---------------------------------------------------------------- the log
     def write_log(self, text: str) -> None:

@@ -68,11 +68,12 @@ def test_a_text_that_reads_other_names_is_refused(text):
     ("def x1(st, env):\n    return [g for g in env if any(h for h in g)]\n", ""),
     ("def x1(st, env):\n    return lambda: env\n", ""),
     ("def b1(st, f):\n    return f\ndef b2(st, f):\n    return b1(st, f)\n",
-     "cpdef b1(State st, f)\ncpdef b2(State st, f)\n"),
+     "cpdef b1(State st, Frame f)\ncpdef b2(State st, Frame f)\n"),
     ("def w1(st, env, value):\n    env['a'] = value\n", "cpdef w1(State st, env, value)\n"),
 ])
 def test_functions_without_closures_are_declared_c_functions(text, expected):
-    assert native_rules.declarations(text) == "from interpreter.engine cimport State\n" + expected
+    head = "from interpreter.engine cimport State\nfrom interpreter.frames cimport Frame\n"
+    assert native_rules.declarations(text) == head + expected
 
 
 def test_the_key_changes_with_the_states_c_declarations(monkeypatch, tmp_path):
