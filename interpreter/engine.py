@@ -146,7 +146,10 @@ class State(Machine):
 
     # besides the data of the world: the game and what follows from it, the memory of function results, and
     # `counting`: does this state count the rules that run (a CountingState, wishdsl/coverage.py)?
-    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "memo", "step_limit", "counting")
+    # `slot_arrival` and `moves_heard`: the layout's per-slot arrival rules and whether a trigger hears card moves,
+    # read by every card move (kept on the state, where compiled moves read them in C)
+    __slots__ = FIELDS + ("game", "lay", "seats", "all_mask", "call_depth", "memo", "step_limit", "counting",
+                          "slot_arrival", "moves_heard")
 
     # ---------------------------------------------------------------- creation and copies
     @classmethod
@@ -198,6 +201,7 @@ class State(Machine):
         self.game = game
         self.n = players
         self.lay = game.layout(players)
+        self.slot_arrival, self.moves_heard = self.lay.slot_arrival, self.lay.moves_heard
         self.seats = tuple(range(players))
         self.all_mask = (1 << players) - 1
         self.step_limit = 0
@@ -231,6 +235,7 @@ class State(Machine):
     def copy_into(self, st: "State") -> None:
         """Make the fresh object `st` a copy of this game (its memory of function results starts empty)."""
         st.game, st.lay, st.seats, st.all_mask = self.game, self.lay, self.seats, self.all_mask
+        st.slot_arrival, st.moves_heard = self.slot_arrival, self.moves_heard
         st.step_limit = st.call_depth = 0
         st.counting = False
         st.memo = {}

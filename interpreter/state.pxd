@@ -7,7 +7,8 @@ cdef class StateData:
     cdef public dict memo
     cdef public tuple seats
     cdef public long steps, step_limit, call_depth, decisions
-    cdef public bint over, counting
+    cdef public bint over, counting, moves_heard
+    cdef public tuple slot_arrival
     cdef public object n, seed, rng, ids, decision, log, final, timed, arrivals, game, lay, all_mask
 
 

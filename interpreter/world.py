@@ -130,12 +130,13 @@ class World(StateData):
     # ---------------------------------------------------------------- cards
     def _enter(self, c: int, slot: int, facing) -> None:
         """A card arrives in a zone: its facing and who knows it follow the zone's visibility."""
-        if facing == "up" or self.lay.slot_public[slot]:
+        public, keep, _ = self.slot_arrival[slot]
+        if facing == "up" or public:
             self.face[c] = True
             self.known[c] = self.all_mask
         else:
             self.face[c] = False
-            self.known[c] |= self.lay.slot_keep[slot]
+            self.known[c] |= keep
         self.seen[c] |= self.known[c]
 
     def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
@@ -176,15 +177,14 @@ class World(StateData):
             zone[0:0] = cards
         else:
             zone.extend(cards)
-        lay = self.lay
-        public, keep, limit = lay.slot_arrival[dest]
+        public, keep, limit = self.slot_arrival[dest]
         knew = arrive(self.where, self.face, self.known, self.seen, cards, dest, facing == "up" or public,
                       self.all_mask, keep)
         if limit is not None and len(zone) > limit(self, {}):
-            raise WishRuntimeError(f"{lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
+            raise WishRuntimeError(f"{self.lay.slot_names[dest]} would hold {len(zone)} cards, over its limit",
                                    span, state=self)
         self.log.append((MOVE, cards, knew, src, dest))
-        if lay.moves_heard:
+        if self.moves_heard:
             for i, c in enumerate(cards):
                 self.emit(MOVED, (c, srcs[i] if srcs is not None else src, dest))
 
@@ -204,7 +204,7 @@ class World(StateData):
         if self.memo:
             self.memo.clear()
         self.rng.shuffle(self.zones[slot])
-        keep = self.lay.slot_keep[slot]
+        keep = self.slot_arrival[slot][1]
         hidden = FORGET(self.zones[slot], self.face, self.known, keep)
         self.shuffles.append((len(self.log), keep, hidden))
         self.log.append((SHUFFLE, slot))
@@ -240,7 +240,7 @@ class World(StateData):
         self._enter(a, zb, None)
         self._enter(b, za, None)
         log.cards(self, SWAP, (a, b))
-        if self.lay.moves_heard:
+        if self.moves_heard:
             self.emit(MOVED, (a, za, zb))
             self.emit(MOVED, (b, zb, za))
 
