@@ -5,9 +5,10 @@ same Python source, built into extension modules that Python's import prefers to
 build writes `_native.json` with the SHA-256 of the source each module was compiled from. At the engine's first
 import, `guard()` compares them: a compiled module whose source has changed since (an edit in a checkout
 installed with `pip install -e`), or that the manifest does not name, is loaded from its source instead, so
-an edit always takes effect; `pip install -e .` compiles it again. The State's classes (`LAYOUT`) are extension
-types declared in `.pxd` files beside their modules: they are loaded compiled only all together. `WISHDSL_PURE=1` loads every module from its
-source. Compiled or not, a game plays the same, byte for byte (tests/test_native.py).
+an edit always takes effect; `pip install -e .` compiles it again. The State's classes, with the frames and the
+log that read them (`LAYOUT`), are extension types and functions declared in `.pxd` files beside their modules:
+they are loaded compiled only all together. `WISHDSL_PURE=1` loads every module from its source. Compiled or not,
+a game plays the same, byte for byte (tests/test_native.py).
 """
 from __future__ import annotations
 

@@ -42,7 +42,8 @@ FORMAT = "wishdsl-native-4"
 ROOT = Path(__file__).resolve().parent.parent  # where the child process finds this package
 PREFIX = "wishrules_"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
-LAYOUT = tuple(Path(__file__).resolve().parent / f"{m}.pxd" for m in ("frames", "state", "world", "machine", "engine"))
+LAYOUT = tuple(Path(__file__).resolve().parent / f"{m}.pxd"
+               for m in ("frames", "state", "world", "machine", "engine"))
 # the generated text's only annotations are the memo's `dict` (codegen.memo_wrapper): Cython then calls the dict
 # directly instead of looking up its methods
 DIRECTIVES = {"language_level": 3, "annotation_typing": True}
