@@ -285,8 +285,11 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
                 out(f"{indent}if not ({test}):")
                 out(f"{indent}    continue")
         out(f"{indent}out.append(({a.name!r}, (" + "".join(f"{v}, " for v in values) + ")))")
-        out(f"{indent}if len(out) > _MAX_OPTIONS:")
-        out(f"{indent}    raise _too_many({a.name!r}, _S[{self.span(a)}])")
+        # the bound on options is checked once the last parameter's values are listed, not at every option: a
+        # collection's size is bounded too (MAX_SIZE), so at most that many more are made before it stops them
+        check = indent[:-4] if a.params else indent
+        out(f"{check}if len(out) > _MAX_OPTIONS:")
+        out(f"{check}    raise _too_many({a.name!r}, _S[{self.span(a)}])")
         self.roots_out.lines.extend(out.lines)
         return name
 

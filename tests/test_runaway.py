@@ -44,6 +44,9 @@ CASES = {
                     ["a text of 131,072 characters", "at most 100,000"]),
     "bag growth": ('enum Coin { gold "Gold", silver "Silver" }\nvar purse: bag of Coin = bag(gold, 3)\nplay {\n'
                    '  repeat 80 {\n    purse += purse\n  }\n}\n', "10:5", ["a bag holding", "of one kind"]),
+    "action options": ('var big: list of int = []\naction choose_two(a in big, b in big) {\n  x = a + b\n}\nplay {\n'
+                       '  repeat 200 {\n    big = big + [count(big)]\n  }\n  act one of choose_two by first(players) '
+                       'prompt "Pick"\n}\n', "7:1", ["action 'choose_two' has more than 10000 options"]),
     "endless game": ('play {\n  while true {\n    choose first(players).pick from [1, 2] by first(players) '
                      'prompt "Pick"\n  }\n}\n', "8:5", ["did not end within", "decisions"]),
 }
