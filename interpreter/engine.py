@@ -275,7 +275,7 @@ class State(Machine):
         illegal one raises IllegalAction with the reason."""
         d = self.decision
         if type(action) is Action:
-            a = action
+            a = action  # an Action for certain: engine.pxd types `a`, so its fields are read in C
             if a._decision is d and d is not None and a.player not in d.answers:
                 return self._answer(d, a.player, a._index)
         if d is None:

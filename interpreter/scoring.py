@@ -8,7 +8,26 @@ from typing import Optional
 from dsl.errors import WishError
 
 
-class Standing:
+class _Record:
+    """Equality, hash and repr from the fields its class names in `__slots__` (as attrs' frozen classes had)."""
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple:
+        return tuple([getattr(self, name) for name in self.__slots__])
+
+    def __eq__(self, other):
+        return self._fields() == other._fields() if type(other) is type(self) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__slots__])
+        return f"{type(self).__name__}({fields})"
+
+
+class Standing(_Record):
     """One player's end of the game. A plain class (an extension type when compiled, scoring.pxd): a game's end
     and every cut-off of a search make one per player."""
 
@@ -21,20 +40,8 @@ class Standing:
         self.breaks = breaks  # (label, value) of each `tiebreak` step, in order
         self.lost = lost  # a `lose if` step holds
 
-    def _fields(self) -> tuple:
-        return (self.player, self.score, self.points, self.breaks, self.lost)
 
-    def __eq__(self, other):
-        return self._fields() == other._fields() if isinstance(other, Standing) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return ("Standing(player={!r}, score={!r}, points={!r}, breaks={!r}, lost={!r})".format(*self._fields()))
-
-
-class Outcome:
+class Outcome(_Record):
     """Who won, and what decided it (a plain class, as Standing)."""
 
     __slots__ = ("winners", "tied", "decided_by", "shared")
@@ -44,18 +51,6 @@ class Outcome:
         self.tied = tied  # the players who had the best score (one: the score decided alone)
         self.decided_by = decided_by  # the tie-breaker that separated the winners from the other tied players
         self.shared = shared  # several winners: the tie held on every tie-breaker
-
-    def _fields(self) -> tuple:
-        return (self.winners, self.tied, self.decided_by, self.shared)
-
-    def __eq__(self, other):
-        return self._fields() == other._fields() if isinstance(other, Outcome) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return "Outcome(winners={!r}, tied={!r}, decided_by={!r}, shared={!r})".format(*self._fields())
 
 
 def standing(game, st, p: int) -> Standing:
