@@ -86,12 +86,13 @@ class Game:
         return twin
 
     def table(self, key: tuple):
-        """A table the compiled rules read (codegen's `const`): ("cfield", f) card definition → field f,
-        ("cname",) → name, ("efield", f) enum member → field f, ("order",) member → position in its enum,
-        ("members", enum) its members, ("type", T) the type T itself."""
+        """A table the compiled rules read (codegen's `const`): ("cfield", f) card definition → field f (a tuple
+        when every definition has one), ("cname",) → name, ("efield", f) enum member → field f, ("order",) member
+        → position in its enum, ("members", enum) its members, ("type", T) the type T itself."""
         kind = key[0]
         if kind == "cfield":
-            return {d: c.fields[key[1]] for d, c in enumerate(self.card_defs) if key[1] in c.fields}
+            fields = {d: c.fields[key[1]] for d, c in enumerate(self.card_defs) if key[1] in c.fields}
+            return tuple(fields.values()) if len(fields) == len(self.card_defs) else fields  # a tuple reads faster
         if kind == "cname":
             return tuple(c.name for c in self.card_defs)
         if kind == "efield":

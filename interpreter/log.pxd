@@ -2,6 +2,7 @@
 # module of the State's chain (native.LAYOUT), compiled with it or not at all.
 from interpreter.state cimport StateData
 
+cpdef cards(StateData st, kind, tuple cards, extra=*)
 cpdef frozen(StateData st, value, ty)
 cpdef choice(StateData st, who, value, point)
 cpdef action(StateData st, who, a, values)

@@ -40,6 +40,7 @@ TEXT, PARTS, MOVE, PEEK, REVEAL, TURN, SWAP, SHUFFLE, VAR, CHOICE, ACTION, SAY, 
 KIND_NAMES = tuple(kind.name.lower() for kind in Entry)  # "move", "var" …: a view names each line's kind
 
 
+NOTHING = object()  # `cards` without an item after the masks
 SHUFFLED = "{} is shuffled"  # the line of a shuffle (agents use `state.shuffles`, not this line)
 LOGGED_KINDS = ("int", "bag", "player", "enum")  # changes of these are logged unless the var is @quiet
 
@@ -51,10 +52,12 @@ def logged(v, ty) -> bool:
 
 
 # ---------------------------------------------------------------- writing
-def cards(st, kind: Entry, cards: tuple, *rest) -> None:
-    """An entry about `cards`, with who knows each of them now."""
+def cards(st, kind: Entry, cards: tuple, extra=NOTHING) -> None:
+    """An entry about `cards`, with who knows each of them now, and `extra` (who peeked, the facing) after them
+    when the kind has one."""
     known = st.known
-    st.log.append((kind, cards, tuple([known[c] for c in cards]), *rest))
+    masks = tuple([known[c] for c in cards])
+    st.log.append((kind, cards, masks) if extra is NOTHING else (kind, cards, masks, extra))
 
 
 def var_change(st, v, group: int, index: int, key, old, new) -> None:

@@ -1,6 +1,7 @@
 # The machine's steps as C methods of the State's chain (state.pxd, world.pxd).
 cimport cython
 
+from interpreter cimport log
 from interpreter.frames cimport Frame
 from interpreter.world cimport World
 

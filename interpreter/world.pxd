@@ -2,12 +2,12 @@
 # the engine and a game's compiled rules — call directly; a Python subclass still overrides any of them.
 cimport cython
 
+from interpreter cimport log
 from interpreter.state cimport StateData
 
 
 @cython.locals(c=Py_ssize_t, k=object, knew=list)
-cpdef tuple arrive(list where, list face, list known, list seen, tuple cards, Py_ssize_t dest, bint up, everyone,
-                   keep)
+cpdef tuple arrive(list where, list face, list known, list seen, tuple cards, dest, bint up, everyone, keep)
 
 cdef class World(StateData):
     cpdef _enter(self, c, slot, facing)
