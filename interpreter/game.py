@@ -139,10 +139,31 @@ class Game:
         return lay
 
     def param_value(self, st, i: int, player):
+        """A parameter's value for `player` (None: a shared one), with the Static abilities of the cards where
+        they are active: each adds or subtracts its value (`by_kind`: whatever the order), or, when one sets the
+        value, draws or adds to a list, each in turn in the order of the game file."""
         p = self.params[i]
         value = p.value(st, {"you": player})
         if not p.statics:
             return value
+        if p.by_kind is None:
+            return self._statics_in_order(st, p, value, player)
+        lay, zones, of = st.lay, st.zones, st.ids.of
+        owners = lay.slot_owner
+        for kind, defs in p.by_kind.items():
+            for slot in lay.active_order[kind]:
+                owner = owners[slot]
+                if p.per_player and owner != player:
+                    continue
+                for c in zones[slot]:
+                    ops = defs.get(of[c])
+                    if ops is not None:
+                        for op, fn in ops:
+                            v = fn(st, {"you": owner, "self": c})
+                            value = value + v if op == "+=" else value - v
+        return value
+
+    def _statics_in_order(self, st, p, value, player):
         lay, where, instances = st.lay, st.where, st.ids.instances
         for d, kind, op, fn in p.statics:
             active = lay.active[kind]

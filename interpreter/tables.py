@@ -51,6 +51,21 @@ class ParamInfo:
     value: object
     per_player: bool
     statics: list = attrs.Factory(list)  # (card def, kind, op, function)
+    in_order: bool = False  # must its statics apply in their order (one sets the value, draws, or adds lists)?
+    by_kind: Optional[dict] = None  # else, per card kind: card def → its statics ((op, function), …)
+
+    def index_statics(self) -> None:
+        """`by_kind`, for statics that only add and subtract numbers, whose order does not matter: the value then
+        reads the cards in the zones where they are active, not every card that has a static."""
+        self.by_kind = None
+        if self.in_order or not self.statics:
+            return
+        self.by_kind = {}
+        for d, kind, op, fn in self.statics:
+            self.by_kind.setdefault(kind, {}).setdefault(d, []).append((op, fn))
+        for defs in self.by_kind.values():
+            for d, ops in defs.items():
+                defs[d] = tuple(ops)
 
 
 @attrs.define
@@ -151,9 +166,11 @@ class Layout:
     slot_public: list  # is the slot's visibility public?
     moves_heard: bool  # does a trigger listen to card moves?
     slot_arrival: tuple = attrs.field(init=False)  # per slot, what a card move into it reads: (public?, keep, limit)
+    active_order: dict = attrs.field(init=False)  # per card kind, the slots where its abilities are active, in order
 
     def __attrs_post_init__(self) -> None:
         self.slot_arrival = tuple(zip(self.slot_public, self.slot_keep, self.slot_limit))
+        self.active_order = {kind: tuple(sorted(slots)) for kind, slots in self.active.items()}
 
 
 def event_key(ev: A.EventPattern) -> tuple:
@@ -233,6 +250,7 @@ class Builder:
         for p in g.params:
             p.value = fn(p.value)
             p.statics = [(d, kind, op, fn(f)) for d, kind, op, f in p.statics]
+            p.index_statics()
         for a in g.actions.values():
             a.enumerate = fn(a.enumerate)
             a.domains = [fn(d) for d in a.domains]
@@ -408,8 +426,10 @@ class Builder:
                     self.trigger(t, d, kind, f'"{card}": when {pattern_text(t.event)}', keys)
             for s in ab.statics:
                 fn = self.gen.root(s.value)
+                param = g.params[g.param_index[s.name]]
+                param.in_order |= s.op == "=" or param.ty.kind != "int" or self.gen.draws(s.value)
                 for d in defs:
-                    g.params[g.param_index[s.name]].statics.append((d, kind, s.op, fn))
+                    param.statics.append((d, kind, s.op, fn))
         g.triggers = {}
         for t in sorted(g.trigger_defs, key=lambda t: (t.order, t.index)):
             g.triggers.setdefault(keys[t.index], []).append(t)

@@ -99,6 +99,68 @@ def test_static_ability_modifies_its_owners_parameter_only():
     assert [st.param(reach, p) for p in (0, 1)] == [1, 3]
 
 
+STATICS = """game "Statics" {
+  players 2..3
+}
+card Gem {
+  worth: int = 0
+  active in tableau
+}
+zone deck: Gem hidden
+player zone tableau: Gem public
+cards Gem in deck {
+  | name     | count | worth |
+  | "Adder"  | 2     | 3     |
+  | "Taker"  | 1     | 1     |
+  | "Setter" | 1     | 7     |
+  | "Blank"  | 2     | 0     |
+}
+player param reach: int = 1
+param pool: int = 10
+player param cap: int = 0
+abilities "Adder" {
+  static reach += self.worth + count(you.tableau)
+  static pool += 1
+}
+abilities "Taker" {
+  static reach -= self.worth
+  static pool -= 2
+}
+abilities "Setter" {
+  static cap = self.worth
+}
+play {
+}
+scoring p { score "s" 0 }
+"""
+
+
+def test_static_abilities_sum_over_the_active_cards_wherever_they_lie():
+    """Statics that add and subtract numbers are summed over the cards in their active zones (`by_kind`); one that
+    sets the value applies in the file's order. Both agree with the card table and with each other for every
+    placement of the cards."""
+    g = load_source(STATICS)
+    reach, pool, cap = (g.param_index[n] for n in ("reach", "pool", "cap"))
+    assert g.params[reach].by_kind is not None and g.params[pool].by_kind is not None
+    assert g.params[cap].in_order and g.params[cap].by_kind is None
+    rng = random.Random(5)
+    for _ in range(200):
+        st = g.new_state(2, seed=rng.randrange(1000))
+        places = [rng.randrange(3) for _ in range(6)]
+        for slot in (1, 2):
+            st.move(tuple(c for c in range(6) if places[c] == slot), slot, "top", None, None)
+        names = [g.card_defs[st.ids.of[c]].name for c in range(6)]
+        held = [[names[c] for c in st.zones[1 + p]] for p in (0, 1)]
+        for p in (0, 1):
+            mine = held[p]
+            assert st.param(reach, p) == 1 + mine.count("Adder") * (3 + len(mine)) - mine.count("Taker")
+            assert st.param(cap, p) == (7 if "Setter" in mine else 0)
+            for i in (reach, pool):
+                assert st.param(i, p) == g._statics_in_order(st, g.params[i], g.params[i].value(st, {"you": p}), p)
+        shown = held[0] + held[1]
+        assert st.param(pool, None) == 10 + shown.count("Adder") - 2 * shown.count("Taker")
+
+
 def test_simultaneous_decision_waits_for_everyone():
     st = load_game(GAME, "vote").new_state(3, seed=1)
     assert st.to_move == [0, 1, 2]
