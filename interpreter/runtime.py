@@ -18,8 +18,24 @@ MAX_LOOP = 100_000
 MAX_CALL_DEPTH = 200
 MAX_ACTION_OPTIONS = 10_000
 LASTING_LIMIT = 50_000  # results kept of functions that read only their arguments; then the cache starts again
+MEMO_TRIAL = 1_000  # the calls of a function that show whether remembering its results pays
+MEMO_PAYS = 4  # it pays when at least one call in 4 finds the result remembered
 ERRORS = (WishError, TypeError, IndexError, KeyError, ValueError)  # what a user's rule can raise
 CHOSEN = "$chosen"  # the chosen card, in the environment of a choice's observation (never a name in a game)
+
+
+def memo_trial(worth: list, tried: list, found: list, k: int, hit: bool) -> None:
+    """One call of function k while remembering its results is on trial (`worth[k]` 1). After MEMO_TRIAL calls
+    they are remembered for good (2) when at least one call in MEMO_PAYS found its result, else never again (0):
+    looking up and storing a result costs about as much as a small function's body, so a function whose every
+    call has new arguments (`has_set(p)` after each deal) runs faster called as it is. Only functions that
+    neither draw nor call themselves are tried (codegen.memo_wrapper): their result is the same either way, so
+    the decision, made per process by the calls it happens to see first, changes speed, never a game."""
+    tried[k] += 1
+    if hit:
+        found[k] += 1
+    if tried[k] >= MEMO_TRIAL:
+        worth[k] = 2 if found[k] * MEMO_PAYS >= tried[k] else 0
 
 
 def fail(span, message):
@@ -387,6 +403,6 @@ NAMESPACE = {
     "_div": div, "_mod": mod, "_min": min_of, "_max": max_of, "_first": first_of, "_last": last_of,
     "_random": random_of, "_first_to_answer": first_to_answer, "_with_you": with_you, "_failed": failed,
     "_loop_limit": loop_limit, "_repeat_limit": repeat_limit, "_required": required, "_too_many": too_many,
-    "_call": call_function, "_ERRORS": ERRORS,
+    "_call": call_function, "_ERRORS": ERRORS, "_trial": memo_trial,
     "_oversize": oversize, "_MAXINT": MAX_INT, "_MAXSIZE": MAX_SIZE,
 }
