@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -88,19 +89,21 @@ class Game:
     def table(self, key: tuple):
         """A table the compiled rules read (codegen's `const`): ("cfield", f) card definition → field f (a tuple
         when every definition has one), ("cname",) → name, ("efield", f) enum member → field f, ("order",) member
-        → position in its enum, ("members", enum) its members, ("type", T) the type T itself."""
+        → position in its enum, ("members", enum) its members, ("type", T) the type T itself. Their texts are
+        interned (`sys.intern`), as the rules' own literals are: a member found in a table is then the very
+        object the rules compare it with, and a lookup or a comparison stops at the first test."""
         kind = key[0]
         if kind == "cfield":
-            fields = {d: c.fields[key[1]] for d, c in enumerate(self.card_defs) if key[1] in c.fields}
+            fields = {d: _interned(c.fields[key[1]]) for d, c in enumerate(self.card_defs) if key[1] in c.fields}
             return tuple(fields.values()) if len(fields) == len(self.card_defs) else fields  # a tuple reads faster
         if kind == "cname":
-            return tuple(c.name for c in self.card_defs)
+            return tuple(_interned(c.name) for c in self.card_defs)
         if kind == "efield":
-            return {m: data[key[1]] for m, data in self.enum_data.items() if key[1] in data}
+            return {_interned(m): _interned(data[key[1]]) for m, data in self.enum_data.items() if key[1] in data}
         if kind == "order":
-            return self.member_order
+            return {_interned(m): i for m, i in self.member_order.items()}
         if kind == "members":
-            return self.enum_members[key[1]]
+            return tuple(_interned(m) for m in self.enum_members[key[1]])
         if kind == "type":
             return key[1]
         raise AssertionError(key)
@@ -275,3 +278,8 @@ def _stamps(game) -> tuple:
 
 def load_source(text: str, path: str = "<string>", variant: Optional[str] = None) -> Game:
     return compile_program(parse(text, path), variant)
+
+
+def _interned(value):
+    """A text as the one object of its value (`sys.intern`); any other value as it is."""
+    return sys.intern(value) if type(value) is str else value
