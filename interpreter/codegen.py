@@ -23,7 +23,7 @@ from dsl.refs import RefKind
 
 from . import native_rules
 from . import runtime as R
-from .codegen_exprs import ExprGen, lasting_functions
+from .codegen_exprs import ExprGen, lasting_functions, reads
 from .codegen_frames import FrameGen, Out
 from .codegen_stmts import StmtGen
 from .frames import MODULE_NAME, FrameKind
@@ -203,9 +203,30 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
 
     # ---------------------------------------------------------------- what the Game asks for
     def root(self, e: A.Expr, collection: bool = False) -> str:
-        """The name of `def xN(st, env)` evaluating `e` (as a tuple of values when `collection`)."""
-        text, first = self.hoisting_of(lambda: self.coll(e, {}) if collection else self.expr(e, {}))
+        """The name of `def xN(st, env)` evaluating `e` (as a tuple of values when `collection`). Each name of the
+        environment it reads is read once, into a local (`_eN = env['p']`), not at each element of a loop."""
+        scope = self.environment_locals(e)
+        text, first = self.hoisting_of(lambda: self.coll(e, scope) if collection else self.expr(e, scope))
+        used = set(reads(f"def _(st, env):\n    return {text}\n", list(scope.values())))
+        first = [f"{var} = env[{name!r}]" for name, var in scope.items() if var in used] + first
         return self._root(text, e.span.line, first)
+
+    def environment_locals(self, e: A.Expr) -> dict:
+        """A local per name of the environment that `e` reads (`you`, `self`, the block's locals): the names it
+        binds itself (a comprehension's variables) left out. The environment holds every one of them whenever
+        `e` is evaluated (the checker allows no read of a local before it is bound)."""
+        names, bound = [], set()
+        for n, _ in A.walk(e):
+            if isinstance(n, A.GenClause):
+                bound.add(n.var)
+            elif isinstance(n, A.Name) and n.ref is not None:
+                if n.ref.kind is RefKind.LOCAL:
+                    names.append(n.ref.name)
+                elif n.ref.kind is RefKind.YOU:
+                    names.append("you")
+                elif n.ref.kind is RefKind.SELF:
+                    names.append("self")
+        return {name: self.fresh("_e") for name in dict.fromkeys(names) if name not in bound}
 
     def _root(self, text: str, line: int, first: list = ()) -> str:
         name = self.fresh("x")

@@ -68,7 +68,7 @@ class ExprGen:
         if kind is RefKind.YOU:
             return scope.get("you") or "env['you']"
         if kind is RefKind.SELF:
-            return "env['self']"
+            return scope.get("self") or "env['self']"
         if kind is RefKind.PLAYERS:
             return "st.seats"
         if kind is RefKind.VAR:

@@ -167,6 +167,7 @@ class Game:
         return value
 
     def _statics_in_order(self, st, p, value, player):
+        """`value` with each static of parameter `p` applied in turn, in the game file's order."""
         lay, where, instances = st.lay, st.where, st.ids.instances
         for d, kind, op, fn in p.statics:
             active = lay.active[kind]
