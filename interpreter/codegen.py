@@ -16,6 +16,7 @@ What the module defines:
 from __future__ import annotations
 
 import builtins
+import re
 from typing import Optional
 
 from dsl import ast as A
@@ -23,7 +24,7 @@ from dsl.refs import RefKind
 
 from . import native_rules
 from . import runtime as R
-from .codegen_exprs import ExprGen, lasting_functions, reads
+from .codegen_exprs import ExprGen, lasting_functions
 from .codegen_frames import FrameGen, Out
 from .codegen_stmts import StmtGen
 from .frames import MODULE_NAME, FrameKind
@@ -207,8 +208,7 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         environment it reads is read once, into a local (`_eN = env['p']`), not at each element of a loop."""
         scope = self.environment_locals(e)
         text, first = self.hoisting_of(lambda: self.coll(e, scope) if collection else self.expr(e, scope))
-        used = set(reads(f"def _(st, env):\n    return {text}\n", list(scope.values())))
-        first = [f"{var} = env[{name!r}]" for name, var in scope.items() if var in used] + first
+        first = [f"{var} = env[{name!r}]" for name, var in scope.items() if re.search(rf"\b{var}\b", text)] + first
         return self._root(text, e.span.line, first)
 
     def environment_locals(self, e: A.Expr) -> dict:
