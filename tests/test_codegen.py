@@ -224,3 +224,31 @@ def test_every_expression_and_statement_class_has_a_case_in_the_generator():
     stopping = {c.__name__ for c in ALWAYS_STOPPING}
     assert not {n for n in stmts if not hasattr(CodeGen, "s_" + n) and n not in stopping}, \
         "statements the generator cannot write"
+
+
+SHADOW = """game "Shadow" {
+  players 3..3
+}
+player var points: int = 0
+play {
+  for q in players {
+    q.points = 2
+  }
+}
+scoring p {
+  score "a" p.points + count(q for q in players if q == p) + sum(q.points for q in [p, p]) + count(z for z in players)
+  score "b" p.points + sum(1 for p in players)
+}
+"""
+
+
+def test_an_expression_reads_its_environment_once_unless_it_binds_the_name_itself():
+    """The first score reads `p` from the environment once, into a local, wherever it reads it (inside its loops
+    too), and never `z`, which only its comprehension binds; the second binds a `p` of its own in a comprehension,
+    so it reads the environment's where it stands."""
+    game = load_source(SHADOW)
+    st = game.new_state(3, seed=1)
+    assert game.standings(st)[0].points == (("a", 2 + 1 + 4 + 3), ("b", 2 + 3))
+    read, shadowed = (block for block in game.rules.source.split("\ndef ") if "env['p']" in block)
+    assert read.count("env['p']") == 1 and read.count("_e") >= 3
+    assert shadowed.count("env['p']") == 1 and "_e" not in shadowed
