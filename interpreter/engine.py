@@ -193,8 +193,7 @@ class State(Machine):
         self.where, self.face, self.known, self.seen = [0] * ncards, [False] * ncards, [0] * ncards, [0] * ncards
         for c, slot in enumerate(self.game.card_start):
             self.zones[slot].append(c)
-            self.where[c] = slot
-            self._enter(c, slot, None)
+            self._enter(c, slot)
         return self.zones, self.where, self.face, self.known, self.seen
 
     def _bind(self, game, players: int) -> None:

@@ -144,7 +144,7 @@ class Game:
     def param_value(self, st, i: int, player):
         """A parameter's value for `player` (None: a shared one), with the Static abilities of the cards where
         they are active: each adds or subtracts its value (`by_kind`: whatever the order), or, when one sets the
-        value, draws or adds to a list, each in turn in the order of the game file."""
+        value or the value is a list, each in turn in the order of the game file."""
         p = self.params[i]
         value = p.value(st, {"you": player})
         if not p.statics:

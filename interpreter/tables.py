@@ -51,14 +51,19 @@ class ParamInfo:
     value: object
     per_player: bool
     statics: list = attrs.Factory(list)  # (card def, kind, op, function)
-    in_order: bool = False  # must its statics apply in their order (one sets the value, draws, or adds lists)?
-    by_kind: Optional[dict] = None  # else, per card kind: card def → its statics ((op, function), …)
+    by_kind: Optional[dict] = None  # unless `in_order`: per card kind, card def → its statics ((op, function), …)
+
+    @property
+    def in_order(self) -> bool:
+        """Must its statics apply in the game file's order: one sets the value, or the value is not a number (a
+        list grows in order)? (A static's value cannot draw: `random` is an effect.)"""
+        return self.ty.kind != "int" or any(op == "=" for _, _, op, _ in self.statics)
 
     def index_statics(self) -> None:
         """`by_kind`, for statics that only add and subtract numbers, whose order does not matter: the value then
         reads the cards in the zones where they are active, not every card that has a static."""
         self.by_kind = None
-        if self.in_order or not self.statics:
+        if not self.statics or self.in_order:
             return
         self.by_kind = {}
         for d, kind, op, fn in self.statics:
@@ -426,10 +431,8 @@ class Builder:
                     self.trigger(t, d, kind, f'"{card}": when {pattern_text(t.event)}', keys)
             for s in ab.statics:
                 fn = self.gen.root(s.value)
-                param = g.params[g.param_index[s.name]]
-                param.in_order |= s.op == "=" or param.ty.kind != "int" or self.gen.draws(s.value)
                 for d in defs:
-                    param.statics.append((d, kind, s.op, fn))
+                    g.params[g.param_index[s.name]].statics.append((d, kind, s.op, fn))
         g.triggers = {}
         for t in sorted(g.trigger_defs, key=lambda t: (t.order, t.index)):
             g.triggers.setdefault(keys[t.index], []).append(t)

@@ -10,7 +10,7 @@ from interpreter.state cimport StateData
 cpdef tuple arrive(list where, list face, list known, list seen, tuple cards, dest, bint up, everyone, keep)
 
 cdef class World(StateData):
-    cpdef _enter(self, c, slot, facing)
+    cpdef _enter(self, c, slot)
     cpdef move(self, cards, dest, place, facing, span)
     @cython.locals(zone=list, cards=tuple)
     cpdef move_top(self, Py_ssize_t src, Py_ssize_t k, Py_ssize_t dest, place, facing, span)

@@ -128,16 +128,11 @@ class World(StateData):
                                    state=self)
 
     # ---------------------------------------------------------------- cards
-    def _enter(self, c: int, slot: int, facing) -> None:
-        """A card arrives in a zone: its facing and who knows it follow the zone's visibility."""
+    def _enter(self, c: int, slot: int) -> None:
+        """One card arrives in a zone (already in its list): its place, facing and who knows it follow the zone's
+        visibility, as in every move (`arrive`)."""
         public, keep, _ = self.slot_arrival[slot]
-        if facing == "up" or public:
-            self.face[c] = True
-            self.known[c] = self.all_mask
-        else:
-            self.face[c] = False
-            self.known[c] |= keep
-        self.seen[c] |= self.known[c]
+        arrive(self.where, self.face, self.known, self.seen, (c,), slot, public, self.all_mask, keep)
 
     def move(self, cards: tuple, dest: int, place: str, facing, span) -> None:
         """`move CARDS to DEST [top|bottom] [face up|down]`: the cards leave their zones, arrive in order."""
@@ -236,9 +231,8 @@ class World(StateData):
         za, zb = self.where[a], self.where[b]
         ia, ib = self.zones[za].index(a), self.zones[zb].index(b)
         self.zones[za][ia], self.zones[zb][ib] = b, a
-        self.where[a], self.where[b] = zb, za
-        self._enter(a, zb, None)
-        self._enter(b, za, None)
+        self._enter(a, zb)
+        self._enter(b, za)
         log.cards(self, SWAP, (a, b))
         if self.moves_heard:
             self.emit(MOVED, (a, za, zb))

@@ -206,8 +206,7 @@ def arrange(st, slot: int, names, what: str) -> None:
     taken = set(placed)
     zone[:] = placed + [c for c in zone if c not in taken]
     for c in incoming:
-        st.where[c] = slot
-        st._enter(c, slot, None)
+        st._enter(c, slot)
 
 
 def apply_fixture(st, data, what: str, allow_vars: bool = True, allow_zones: bool = True) -> None:
