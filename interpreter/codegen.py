@@ -373,13 +373,9 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
             nodes = [n for n, _ in A.walk(f.body)]
             calls[name] = {n.ref.name for n in nodes if isinstance(n, A.Call) and n.ref is not None
                            and n.ref.kind is RefKind.FUNC}
-            if any(isinstance(n, A.Generator) or (isinstance(n, A.Call) and n.name in DRAWS) for n in nodes):
+            if any(isinstance(n, A.Generator) for n in nodes):
                 heavy.add(name)
         self.recursive = {name for name in funcs if self._reaches(name, name, calls)}
-        self.drawing = {name for name, f in funcs.items()
-                        if any(isinstance(n, A.Call) and n.name in DRAWS and n.ref is not None
-                               and n.ref.kind is RefKind.BUILTIN for n, _ in A.walk(f.body))}
-        self.drawing |= {name for name in funcs if any(self._reaches(name, d, calls) for d in self.drawing)}
         self.memoised = heavy | self.recursive
         while True:
             more = {name for name in funcs if name not in self.memoised and calls[name] & self.memoised}
@@ -429,13 +425,10 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
         return fn
 
     def draws(self, node) -> bool:
-        """May evaluating `node` draw from the game's generator (`random`, or a function that does)?"""
-        for n, _ in A.walk(node):
-            if isinstance(n, A.Call) and n.ref is not None and (
-                    (n.ref.kind is RefKind.BUILTIN and n.name in DRAWS)
-                    or (n.ref.kind is RefKind.FUNC and n.ref.name in self.drawing)):
-                return True
-        return False
+        """May evaluating `node` draw from the game's generator (`random`, `first_to_answer`)? A function never
+        does: the checker refuses a draw in a function's body (it is an effect)."""
+        return any(isinstance(n, A.Call) and n.ref is not None and n.ref.kind is RefKind.BUILTIN and n.name in DRAWS
+                   for n, _ in A.walk(node))
 
     def function_call(self, name: str, args: list, span: int) -> str:
         k = self.function_index[name]
@@ -463,13 +456,13 @@ class CodeGen(ExprGen, FrameGen, StmtGen):
     def memo_wrapper(self, name: str, k: int, args: list) -> None:
         """`FN(st, span, …)`: function N's result, remembered while the state does not change (or for good,
         for a function of its arguments alone); a function that calls itself is bounded in depth. A function that
-        neither draws nor calls itself is on trial (`runtime.memo_trial`): once its first calls show that its
+        does not call itself is on trial (`runtime.memo_trial`): once its first calls show that its
         results are seldom found again, it is called as it is — it returns the same either way."""
         out = self.out
         sig = "".join(f", {a}" for a in args)
         tup = "(" + "".join(f"{a}, " for a in args) + ")"
         call = f"_call(st, f{k}, {tup}, {name!r}, _S[_k])" if name in self.recursive else f"f{k}(st{sig})"
-        on_trial = name not in self.lasting and name not in self.recursive and name not in self.drawing
+        on_trial = name not in self.lasting and name not in self.recursive
         out(f"def F{k}(st, _k{sig}):")
         out.indent()
         if on_trial:
