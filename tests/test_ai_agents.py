@@ -7,7 +7,7 @@ from test_views import kind_of, with_identities
 
 from interpreter import WishError, load_game, load_source
 from interpreter.agents import GreedyAgent, MctsAgent, make_agent, make_agents, play
-from interpreter.agents.mcts import MAX_INNER, Node, option_class
+from interpreter.agents.mcts import MAX_INNER, MOST, SETTLE_SHARE, SPEND, Node, option_class, settled
 from interpreter.agents.search import rewards
 from interpreter.runtime import CHOSEN
 from interpreter.infoset import InfoSet
@@ -342,7 +342,8 @@ def test_shuffles_record_the_cards_and_who_kept_track():
 @pytest.mark.parametrize("spec, message", [("mcts:epsilon=1.5", "at most 1"), ("mcts:epsilon=-0.1", "at least 0"),
                                            ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0"),
                                            ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0"),
-                                           ("mcts:groups=2", "must be 0 or 1"), ("mcts:reuse=2", "must be 0 or 1")])
+                                           ("mcts:groups=2", "must be 0 or 1"), ("mcts:reuse=2", "must be 0 or 1"),
+                                           ("mcts:clock=2", "must be 0 or 1")])
 def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
@@ -708,3 +709,89 @@ def test_reuse_is_repeatable():
             st.apply(a)
         runs.append(keys)
     assert runs[0] == runs[1] and len(runs[0]) >= 2
+
+
+@pytest.mark.parametrize("visits, done, limit, expected", [
+    ([50, 10, 5], 65, 100, True),     # 40 ahead; the runner-up could get at most half of the 35 left
+    ([40, 22, 3], 65, 100, True),     # 18 ahead > 17.5
+    ([40, 23, 2], 65, 100, False),    # 17 ahead < 17.5
+    ([30, 25, 10], 65, 100, False),
+    ([80], 80, 100, False),           # one option: nothing to settle
+    ([10, 10], 20, 20, False),        # a tie is never settled, even with nothing left
+])
+def test_a_search_is_settled_when_the_runner_up_cannot_catch_up(visits, done, limit, expected):
+    assert SETTLE_SHARE == 0.5
+    table = {k: [v, 0.0, done] for k, v in enumerate(visits)}
+    assert settled(table, done, limit, 0.0, None) is expected
+
+
+def test_a_settled_search_by_time_counts_the_time_left_at_its_rate():
+    """By time, the iterations left are those the rate so far fits in the time left: with the deadline passed
+    none are left, and any lead settles the search; with a day left, none does."""
+    import time as clock
+    table = {"a": [30, 0.0, 40], "b": [10, 0.0, 40]}
+    now = clock.perf_counter()
+    assert settled(table, 40, 10**7, now - 1.0, now - 0.001)
+    assert not settled(table, 40, 10**7, now - 1.0, now + 86400.0)
+
+
+def clocked_turn(seed: int, spec: str) -> list:
+    """(iterations run, savings after, option taken) for one seat's first eight decisions with a choice in Wish
+    (the other seat takes its first option)."""
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    agent = make_agent(spec, seat, seed)
+    out = []
+    while not st.is_over and len(out) < 8:
+        if st.to_move != [seat]:
+            st.apply(st.legal_actions()[0])
+            continue
+        actions = st.legal_actions(seat)
+        a = agent.act(None, actions, info=InfoSet(st, seat))
+        if len(actions) > 1:
+            out.append((agent.last_iterations, agent.saved, a.key))
+        st.apply(a)
+    return out
+
+
+def test_a_clock_saves_what_a_settled_decision_leaves_and_spends_half_of_it_later():
+    """With `clock=1` a decision stops once settled; the iterations it leaves are saved, and the next decision
+    may run its own budget plus half of the savings (at most four budgets more): the budget is an average."""
+    runs = clocked_turn(5, "mcts:iterations=200;rollout=0;probe=1;clock=1")
+    saved = 0.0
+    for done, after, _ in runs:
+        budget = 200 + int(min(SPEND * saved, MOST * 200))
+        assert done <= budget
+        saved = max(saved + 200 - done, 0.0)
+        assert after == saved
+    assert any(done < 200 for done, _, _ in runs), "no decision of the turn settled early"
+    assert any(done > 200 for done, _, _ in runs), "no decision spent savings"
+
+
+def test_a_clock_by_iterations_is_repeatable_and_off_by_default():
+    assert clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1;clock=1") == \
+        clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1;clock=1")
+    plain = clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1")
+    assert all(done == 120 and after == 0.0 for done, after, _ in plain)
+    assert [k for _, _, k in plain] == [k for _, _, k in clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1;clock=0")]
+
+
+def test_a_clocked_agent_resumed_from_its_snapshot_goes_on_with_its_savings():
+    """A web table's AI seat is a new agent at every decision, restored from the last one's snapshot: with
+    `clock=1` the savings come along, so it decides as the agent that never stopped would."""
+    spec = "mcts:iterations=150;rollout=0;probe=1;clock=1"
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    going = make_agent(spec, seat, 5)
+    st.apply(going.act(None, st.legal_actions(seat), info=InfoSet(st, seat)))
+    assert going.saved > 0 and st.to_move == [seat]
+    resumed = make_agent(spec, seat, 99)
+    resumed.restore(going.snapshot())
+    assert resumed.saved == going.saved
+    a = going.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    b = resumed.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    assert (a.key, going.last_iterations, going.saved) == (b.key, resumed.last_iterations, resumed.saved)
+    with pytest.raises(WishError, match="savings"):
+        resumed.restore(dict(going.snapshot(), saved="lots"))
+    plain = make_agent("mcts:iterations=150", seat, 5)
+    assert "saved" not in plain.snapshot()

@@ -1,6 +1,10 @@
 """MCTS with jobs=N: one tree here and one in each worker process, root statistics added up; repeatable for a
 number of iterations; a game that is not a file, or an agent inside a worker already, searches here alone."""
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 from interpreter import load_game, load_source
 from interpreter.agents import make_agent, parallel
@@ -64,3 +68,51 @@ def test_where_workers_cannot_start_their_trees_are_grown_here_with_the_same_res
     here = make_agent("mcts:iterations=30;jobs=3;rollout=3", seat, 4)
     assert here.act(None, st.legal_actions(seat), info=InfoSet(st, seat)).label == choice.label
     assert here.last_stats == agent.last_stats and here.last_iterations == 30
+
+
+def test_a_clocked_search_on_two_processes_repeats_and_saves_what_it_left():
+    """With `clock=1` each process stops its own tree once settled; by iterations the result repeats, and the
+    iterations both trees left unused are saved for the agent's next decision."""
+    st, seat = decision("games/wish.wish", 2, 1)
+    runs = []
+    for _ in range(2):
+        agent = make_agent("mcts:iterations=400;jobs=2;rollout=3;clock=1", seat, 11)
+        choice = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+        runs.append((choice.label, agent.last_iterations, agent.saved))
+        assert agent.saved == 400 - agent.last_iterations > 0
+    assert runs[0] == runs[1]
+
+
+NESTED = """
+import multiprocessing, random, sys
+from concurrent.futures import ProcessPoolExecutor
+
+def one(path):
+    from interpreter import load_game
+    from interpreter.agents import ask, make_agent
+    st = load_game(path).new_state(3, seed=5)
+    rng = random.Random(5)
+    while len(st.legal_actions(st.to_move[0])) < 3:
+        st.apply(rng.choice(st.legal_actions()))
+    seat = st.to_move[0]
+    agent = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 11)
+    ask(agent, st, seat)
+    return agent.last_iterations, sum(v[0] for v in agent.last_root.stats[seat].values())
+
+if __name__ == "__main__":
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        print(pool.submit(one, sys.argv[1]).result())
+    print("ended")
+"""
+
+
+def test_inside_someone_elses_worker_process_the_search_stays_in_that_process(tmp_path):
+    """An MCTS agent with jobs=2 in a process pool's worker (a web table's AI seat) grows its one tree there:
+    workers of its own would keep that worker from ending (its pool's shutdown hung before)."""
+    script = tmp_path / "nested.py"
+    script.write_text(NESTED, encoding="utf-8")
+    repo = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(script), str(repo / WM)], capture_output=True, text=True,
+                          timeout=120, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["(30,", "30)", "ended"]

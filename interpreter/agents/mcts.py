@@ -63,6 +63,15 @@ averages and probes, instead of starting from an empty root. The iterations spen
 while searching its first are not thrown away. The tree is kept only in this process (worker trees of `jobs`
 start afresh).
 
+With `clock=1` the budget is a clock rather than a fixed allowance per decision (time management after Huang,
+Coulom and Lin 2010): a search stops early once its most visited option cannot be overtaken — the runner-up
+would need more visits than the iterations left could give it (each process judges its own tree) — and what
+a decision leaves of its budget (seconds with `time`, else iterations) is saved; the next decision with a choice
+may spend half of the savings on top of its own budget, at most four budgets more. The budget per decision is
+then an average: a choice of crystal in a trade, settled in a few dozen iterations, leaves its time to the
+choice of action that needs it. A decision with one option neither earns nor spends. With iterations alone
+it stays repeatable.
+
 `last_root` keeps the tree of the last decision, for inspection.
 """
 from __future__ import annotations
@@ -83,6 +92,10 @@ from .search import check_flag, check_option, judging, percents, rewards, score_
 MAX_INNER = 8  # choices in a row pooled in one node; then they branch again (a choice that can repeat forever)
 MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
 MAX_ITERATIONS = 10_000_000  # the iterations of a search by time, at most
+SETTLE_EVERY = 16  # with `clock`: iterations between two looks at whether the search is settled
+SETTLE_SHARE = 0.5  # with `clock`: the share of the iterations left the runner-up could get at most
+SPEND = 0.5  # with `clock`: the share of the savings one decision may spend
+MOST = 4.0  # with `clock`: a decision spends at most this many budgets of savings on top of its own
 
 
 class Node:
@@ -106,21 +119,22 @@ class MctsAgent(Agent):
     with the game's `heuristic` unless `heuristic` is 0 (`weights`: other weights for its estimates). With
     `time` (seconds a decision, wall clock) the search runs that long instead, at least one iteration, and at
     most `iterations` when those are given too: a search by time is not repeatable, a search by iterations is
-    (the same seed and state give the same choice). With `jobs` above 1 the search also runs in jobs - 1
+    (the same seed and state give the same choice). With `clock` the budget is an average (see above). With `jobs` above 1 the search also runs in jobs - 1
     worker processes, each growing its own tree, and the root statistics are added up (agents/parallel.py);
     `last_root` is then this process's tree. With `reuse` the subtree below the option taken grows on at the
     seat's next decision when that comes right after."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,
-               "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int, "reuse": int}
+               "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int, "reuse": int,
+               "clock": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
                  time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1, groups: int = 0,
-                 reuse: int = 0):
+                 reuse: int = 0, clock: int = 0):
         super().__init__(seat, seed)
         check_option("mcts", "jobs", jobs, 1)
         if jobs > parallel.MAX_JOBS:
@@ -141,12 +155,13 @@ class MctsAgent(Agent):
         check_flag("mcts", "probe", probe)
         check_flag("mcts", "groups", groups)
         check_flag("mcts", "reuse", reuse)
+        check_flag("mcts", "clock", clock)
         self.epsilon, self.merge, self.probe, self.groups, self.reuse = epsilon, merge, probe, groups, reuse
         self.weights = judging(heuristic, weights, "mcts")
-        self.jobs = jobs
+        self.jobs, self.clock, self.saved = jobs, clock, 0.0
         self.tree_options = {"time": time, "c": c, "rollout": rollout, "epsilon": epsilon, "merge": merge,
                              "probe": probe, "heuristic": heuristic, "weights": weights,
-                             "groups": groups}  # a worker's tree
+                             "groups": groups, "clock": clock}  # a worker's tree
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -159,16 +174,21 @@ class MctsAgent(Agent):
         if len(actions) == 1:
             self._keep(info, kept, self._class(actions[0].key))
             return actions[0]
+        iterations, seconds = self._budget()
+        began = time.perf_counter()
         if parallel.usable(self.jobs, info.game):
-            counts = [k for k in parallel.shares(self.iterations, self.jobs) if k]
+            counts = [k for k in parallel.shares(iterations, self.jobs) if k]
             seeds = [self.rng.getrandbits(63) for _ in counts[1:]]
-            started = parallel.start(MctsAgent, info, self.tree_options, seeds, counts[1:])
-            root, done = self.grow(info, counts[0], root=kept)
+            started = parallel.start(MctsAgent, info, dict(self.tree_options, time=seconds), seeds, counts[1:])
+            root, done = self.grow(info, counts[0], root=kept, seconds=seconds)
             mine, more = parallel.merged(root.stats.get(self.seat, {}), started)
             done += more
         else:
-            root, done = self.grow(info, root=kept)
+            root, done = self.grow(info, iterations, root=kept, seconds=seconds)
             mine = root.stats.get(self.seat, {})
+        if self.clock:
+            used = time.perf_counter() - began if self.time is not None else done
+            self.saved = max(self.saved + (self.time if self.time is not None else self.iterations) - used, 0.0)
         self.last_root, self.last_iterations, self.last_stats = root, done, mine
 
         classes = [self._class(a.key) for a in actions]
@@ -180,15 +200,33 @@ class MctsAgent(Agent):
         self._keep(info, root, best)
         return _one_of([a for a, k in zip(actions, classes) if k == best], self.rng)
 
-    def grow(self, info, iterations: Optional[int] = None, root: Optional[Node] = None) -> tuple:
+    def snapshot(self) -> Optional[dict]:
+        """The generator's state and, with `clock`, the savings (a resumed game goes on with both)."""
+        data = super().snapshot()
+        if self.clock:
+            data["saved"] = self.saved
+        return data
+
+    def restore(self, data: Optional[dict]) -> None:
+        super().restore(data)
+        saved = (data or {}).get("saved", 0.0) if self.clock else 0.0
+        if type(saved) not in (int, float) or not 0 <= saved < math.inf:
+            raise WishError(f"{self.name}: a stored agent state does not fit this agent (savings {saved!r})")
+        self.saved = float(saved)
+
+    def grow(self, info, iterations: Optional[int] = None, root: Optional[Node] = None,
+             seconds: Optional[float] = None) -> tuple:
         """One tree for the information set: (its root, the iterations run) — `iterations` of them (default the
-        agent's), or as many as `time` allows. A `root` kept from the seat's decision just before (`reuse`)
-        grows on, with the move averages and probes of that search."""
+        agent's), or as many as `seconds` (default `time`) allow; with `clock`, fewer once the search is settled.
+        A `root` kept from the seat's decision just before (`reuse`) grows on, with the move averages and probes
+        of that search."""
         limit = self.iterations if iterations is None else iterations
+        seconds = self.time if seconds is None else seconds
         fresh = root is None
         if fresh:
             root, self.mast, self.probes = Node(), {}, {}
-        deadline = None if self.time is None else time.perf_counter() + self.time
+        began = time.perf_counter()
+        deadline = None if seconds is None else began + seconds
         i = 0
         while i < limit and (i == 0 or deadline is None or time.perf_counter() < deadline):
             st = info.sample(self.rng)
@@ -196,7 +234,19 @@ class MctsAgent(Agent):
                 self.scale = score_scale(st, self.weights)
             self._iterate(root, st)
             i += 1
+            if self.clock and i % SETTLE_EVERY == 0 and settled(root.stats.get(self.seat), i, limit, began,
+                                                                 deadline):
+                break
         return root, i
+
+    def _budget(self) -> tuple:
+        """The iterations and seconds this decision may take: the agent's own, and with `clock` a share of
+        the savings on top (`SPEND` of them, at most `MOST` budgets)."""
+        if not self.clock:
+            return self.iterations, self.time
+        if self.time is not None:
+            return self.iterations, self.time + min(SPEND * self.saved, MOST * self.time)
+        return self.iterations + int(min(SPEND * self.saved, MOST * self.iterations)), None
 
     def _keep(self, info, root: Optional[Node], cls) -> None:
         """With `reuse`: keep the subtree below the option class taken, for the seat's next decision if it
@@ -408,6 +458,20 @@ class MctsAgent(Agent):
             after.apply(action)
             value = self.probes[player, key] = rewards(after, self.scale, self.weights)[player]
         return value
+
+
+def settled(table: Optional[dict], done: int, limit: int, began: float, deadline: Optional[float]) -> bool:
+    """Can the most visited option of a root (`table`: option class → visits, …) no longer be overtaken? The
+    runner-up would need more visits than the iterations left can give: `limit - done`, and with a `deadline`
+    at most as many as the rate so far fits in the time left."""
+    if not table or len(table) < 2:
+        return False
+    first, second = sorted([row[0] for row in table.values()], reverse=True)[:2]
+    left = limit - done
+    if deadline is not None:
+        now = time.perf_counter()
+        left = min(left, done / max(now - began, 1e-9) * max(deadline - now, 0.0))
+    return first - second > SETTLE_SHARE * left
 
 
 def _group(cls):

@@ -4,8 +4,8 @@ class (visits and rewards), as Chaslot, Winands and van den Herik's root paralle
 
 The workers load the game from its file (once per process) and rebuild the seat's information set from its
 text (`InfoSet.to_json`); they are started once and kept for later decisions. A game that is not a file on
-disk, or an agent already running inside a worker process of its own (`wishdsl simulate --jobs`), searches in
-this process alone. With a number of iterations the search is repeatable: the iterations are shared out in a
+disk, or an agent already running inside a worker process of its own (`wishdsl simulate --jobs`, a web
+table's AI seat, a user's process pool), searches in this process alone. With a number of iterations the search is repeatable: the iterations are shared out in a
 fixed way and every worker's seed comes from the agent's generator. Where worker processes cannot start (a
 program read from standard input cannot be started again by `spawn`), the workers' trees are grown here, one
 after the other, with the same seeds: the same choice, in more time.
@@ -27,13 +27,15 @@ _broken = False  # worker processes could not start: grow the workers' trees her
 
 
 def usable(jobs: int, game) -> bool:
-    """Can this search use worker processes? (`multiprocessing` is imported only when it may: every command
-    that loads the agents would pay for it.)"""
+    """Can this search use worker processes? Not inside a process that `multiprocessing` started (a worker of
+    `simulate --jobs`, of a web table's AI seats, of a user's own pool): such a process joins its children
+    when it ends, and workers of its own would keep it from ending. (`multiprocessing` is imported only when
+    it may: every command that loads the agents would pay for it.)"""
     if jobs < 2 or not Path(game.path).is_file():
         return False
     import multiprocessing
 
-    return not multiprocessing.current_process().daemon
+    return multiprocessing.parent_process() is None
 
 
 def shares(iterations: int, jobs: int) -> list:
