@@ -773,7 +773,8 @@ def test_a_clock_by_iterations_is_repeatable_and_off_by_default():
         clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1;clock=1")
     plain = clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1")
     assert all(done == 120 and after == 0.0 for done, after, _ in plain)
-    assert [k for _, _, k in plain] == [k for _, _, k in clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1;clock=0")]
+    off = clocked_turn(5, "mcts:iterations=120;rollout=0;probe=1;clock=0")
+    assert [k for _, _, k in plain] == [k for _, _, k in off]
 
 
 def test_a_clocked_agent_resumed_from_its_snapshot_goes_on_with_its_savings():

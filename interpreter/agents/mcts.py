@@ -38,8 +38,8 @@ Past the tree, rollouts follow MAST (the Move-Average Sampling Technique of Finn
 CadiaPlayer, ε-greedy as Tak, Winands and Björnsson found best): each player takes, with probability
 1 − `epsilon`, the option whose key has earned it the most on average so far in this search, otherwise a
 random one. Keys, like labels, only say what their player may know (a card it has seen is named, one it has
-not is its place, "card 2 of …"), so the policy uses no hidden information. Rollouts stop after `rollout` decisions. The
-same averages give an option not yet tried in the tree its first value (see `_select`).
+not is its place, "card 2 of …"), so the policy uses no hidden information. Rollouts stop after `rollout`
+decisions. The same averages give an option not yet tried in the tree its first value (see `_select`).
 
 With `probe=1` an option the search has not met at all yet (no average) starts instead at the reward its player
 gets one step after taking it in the sample, rather than at the best possible value, and the mix-max backup takes
@@ -119,8 +119,9 @@ class MctsAgent(Agent):
     with the game's `heuristic` unless `heuristic` is 0 (`weights`: other weights for its estimates). With
     `time` (seconds a decision, wall clock) the search runs that long instead, at least one iteration, and at
     most `iterations` when those are given too: a search by time is not repeatable, a search by iterations is
-    (the same seed and state give the same choice). With `clock` the budget is an average (see above). With `jobs` above 1 the search also runs in jobs - 1
-    worker processes, each growing its own tree, and the root statistics are added up (agents/parallel.py);
+    (the same seed and state give the same choice). With `clock` the budget is an average (see above). With
+    `jobs` above 1 the search also runs in jobs - 1 worker processes, each growing its own tree, and the root
+    statistics are added up (agents/parallel.py);
     `last_root` is then this process's tree. With `reuse` the subtree below the option taken grows on at the
     seat's next decision when that comes right after."""
 
