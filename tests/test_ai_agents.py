@@ -1,5 +1,6 @@
 """The searching agents (greedy, mcts) and the information sets they sample from."""
 import random
+import time
 from collections import Counter
 
 import pytest
@@ -728,9 +729,8 @@ def test_a_search_is_settled_when_the_runner_up_cannot_catch_up(visits, done, li
 def test_a_settled_search_by_time_counts_the_time_left_at_its_rate():
     """By time, the iterations left are those the rate so far fits in the time left: with the deadline passed
     none are left, and any lead settles the search; with a day left, none does."""
-    import time as clock
     table = {"a": [30, 0.0, 40], "b": [10, 0.0, 40]}
-    now = clock.perf_counter()
+    now = time.perf_counter()
     assert settled(table, 40, 10**7, now - 1.0, now - 0.001)
     assert not settled(table, 40, 10**7, now - 1.0, now + 86400.0)
 

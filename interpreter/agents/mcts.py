@@ -65,12 +65,12 @@ start afresh).
 
 With `clock=1` the budget is a clock rather than a fixed allowance per decision (time management after Huang,
 Coulom and Lin 2010): a search stops early once its most visited option cannot be overtaken — the runner-up
-would need more visits than the iterations left could give it (each process judges its own tree) — and what
-a decision leaves of its budget (seconds with `time`, else iterations) is saved; the next decision with a choice
-may spend half of the savings on top of its own budget, at most four budgets more. The budget per decision is
-then an average: a choice of crystal in a trade, settled in a few dozen iterations, leaves its time to the
-choice of action that needs it. A decision with one option neither earns nor spends. With iterations alone
-it stays repeatable.
+would need more than half of the iterations left (each process judges its own tree) — and what a decision
+leaves of its budget (seconds with `time`, else iterations) is saved; the next decision with a choice may spend
+half of the savings on top of its own budget, at most four budgets more. The budget per decision is then an
+average: a choice that settles early (which Crystal to give in a trade, often) leaves its time to one that
+does not. A decision with one option neither earns nor spends. With iterations alone it stays repeatable.
+Measured in Wish: no gain (README, AI players), so it is off by default.
 
 `last_root` keeps the tree of the last decision, for inspection.
 """
@@ -121,9 +121,8 @@ class MctsAgent(Agent):
     most `iterations` when those are given too: a search by time is not repeatable, a search by iterations is
     (the same seed and state give the same choice). With `clock` the budget is an average (see above). With
     `jobs` above 1 the search also runs in jobs - 1 worker processes, each growing its own tree, and the root
-    statistics are added up (agents/parallel.py);
-    `last_root` is then this process's tree. With `reuse` the subtree below the option taken grows on at the
-    seat's next decision when that comes right after."""
+    statistics are added up (agents/parallel.py); `last_root` is then this process's tree. With `reuse` the
+    subtree below the option taken grows on at the seat's next decision when that comes right after."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,

@@ -7,9 +7,9 @@ text (`InfoSet.to_json`); they are started once and kept for later decisions. A 
 disk, or an agent already running inside a worker process of its own (`wishdsl simulate --jobs`, a web
 table's AI seat, a user's process pool), searches in this process alone. With a number of iterations the
 search is repeatable: the iterations are shared out in a fixed way and every worker's seed comes from the
-agent's generator. Where worker processes cannot start (a
-program read from standard input cannot be started again by `spawn`), the workers' trees are grown here, one
-after the other, with the same seeds: the same choice, in more time.
+agent's generator. Where worker processes cannot start (a program read from standard input cannot be started
+again by `spawn`), the workers' trees are grown here, one after the other, with the same seeds: the same
+choice, in more time.
 """
 from __future__ import annotations
 
