@@ -188,7 +188,7 @@ class MctsAgent(Agent):
             mine = root.stats.get(self.seat, {})
         if self.clock:
             used = time.perf_counter() - began if self.time is not None else done
-            self.saved = max(self.saved + (self.time if self.time is not None else self.iterations) - used, 0.0)
+            self.saved = max(self.saved + self._allowance() - used, 0.0)
         self.last_root, self.last_iterations, self.last_stats = root, done, mine
 
         classes = [self._class(a.key) for a in actions]
@@ -239,14 +239,20 @@ class MctsAgent(Agent):
                 break
         return root, i
 
+    def _allowance(self):
+        """The agent's own budget for one decision, in what the clock counts: seconds with `time`, else
+        iterations."""
+        return self.time if self.time is not None else self.iterations
+
     def _budget(self) -> tuple:
         """The iterations and seconds this decision may take: the agent's own, and with `clock` a share of
         the savings on top (`SPEND` of them, at most `MOST` budgets)."""
         if not self.clock:
             return self.iterations, self.time
+        extra = min(SPEND * self.saved, MOST * self._allowance())
         if self.time is not None:
-            return self.iterations, self.time + min(SPEND * self.saved, MOST * self.time)
-        return self.iterations + int(min(SPEND * self.saved, MOST * self.iterations)), None
+            return self.iterations, self.time + extra
+        return self.iterations + int(extra), None
 
     def _keep(self, info, root: Optional[Node], cls) -> None:
         """With `reuse`: keep the subtree below the option class taken, for the seat's next decision if it
@@ -462,8 +468,8 @@ class MctsAgent(Agent):
 
 def settled(table: Optional[dict], done: int, limit: int, began: float, deadline: Optional[float]) -> bool:
     """Can the most visited option of a root (`table`: option class → visits, …) no longer be overtaken? The
-    runner-up would need more visits than the iterations left can give: `limit - done`, and with a `deadline`
-    at most as many as the rate so far fits in the time left."""
+    runner-up would need more than `SETTLE_SHARE` of the iterations left: `limit - done`, and with a
+    `deadline` at most as many as the rate so far fits in the time left."""
     if not table or len(table) < 2:
         return False
     first, second = sorted([row[0] for row in table.values()], reverse=True)[:2]
