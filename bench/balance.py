@@ -58,6 +58,14 @@ def points_rows(docs: list) -> list:
     return rows
 
 
+def edges(doc: dict, name: str, roles: list) -> str:
+    """Each role's mean score less every player's, in tenths of a point: what a game's heuristic may declare as
+    the role's edge, so that AI players choose roles by it (Wish's Djinn `edge` column)."""
+    mean = doc["scores"]["all"]["mean"]
+    found = {r["role"]: r["score"]["mean"] for r in doc["roles"].get(name, [])}
+    return ", ".join(f"{role} {round(10 * (found[role] - mean)):+d}" for role in roles if role in found)
+
+
 def table(docs: list, command: str, agent: str, seconds: list) -> str:
     """The Markdown table: one row per role, one column per table size, with the fair share and the strength."""
     name = next(iter(docs[0]["roles"]), None)
@@ -76,6 +84,8 @@ def table(docs: list, command: str, agent: str, seconds: list) -> str:
     rows.append("| fair share | " + " | ".join(f"{100 / d['players']:.0f}%" for d in docs) + " |")
     rows.append("| mean score (winners') | " + " | ".join(
         f"{d['scores']['all']['mean']:.1f} ({d['scores']['winners']['mean']:.1f})" for d in docs) + " |")
+    rows.append(f"| edge: {name} score less the mean, in tenths of a point | "
+                + " | ".join(edges(d, name, roles) for d in docs) + " |")
     rows += points_rows(docs)
     note = (f"Win rate per {name} (95% Wilson interval) and its mean score; every seat played by `{agent}`; "
             "below, the mean points per player of each scoring step (and its share of all points). "

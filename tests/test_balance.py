@@ -38,6 +38,22 @@ def test_the_table_has_a_row_per_role_and_a_column_per_table_size(tmp_path, caps
     assert capsys.readouterr().out.strip() in text  # what it printed is what it wrote
 
 
+def test_the_edge_row_is_each_roles_mean_score_less_every_players_in_tenths_of_a_point(capsys):
+    doc = {"scores": {"all": {"mean": 10.84}},
+           "roles": {"djinn": [{"role": "Air", "score": {"mean": 8.51}}, {"role": "Fire", "score": {"mean": 12.5}}]}}
+    assert balance().edges(doc, "djinn", ["Air", "Earth", "Fire"]) == "Air -23, Fire +17"
+    balance().main([RACE, "--agent", "random", "--players", "2", "--games", "30", "--seed", "8", "--jobs", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    mean = float(re.search(r"^\| mean score \(winners'\) \| (\d+\.\d)", "\n".join(lines), re.M).group(1))
+    scores = {m.group(1): float(m.group(2)) for line in lines
+              if (m := re.fullmatch(r"\| (.+?) \| \d+% \[\d+–\d+\], score (\d+\.\d) \|", line))}
+    row = next(line for line in lines if line.startswith("| edge: house score less the mean"))
+    found = dict(entry.rsplit(" ", 1) for entry in row.split(" | ", 1)[1].removesuffix(" |").split(", "))
+    assert set(found) == set(scores) and len(scores) >= 2
+    for role, edge in found.items():  # from the rounded figures of the table, so within one tenth
+        assert abs(int(edge) - 10 * (scores[role] - mean)) <= 1.01, (role, edge, scores[role], mean)
+
+
 def test_the_same_arguments_give_the_same_table(capsys):
     args = [RACE, "--agent", "random", "--players", "2", "--games", "30", "--seed", "8", "--jobs", "1"]
     tables = []

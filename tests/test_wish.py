@@ -48,3 +48,25 @@ def test_a_save_in_the_middle_of_an_ability_resumes_identically():
                 break
             st.apply(rng.choice(st.legal_actions()))
     assert found >= 3, "random games should reach decisions inside abilities"
+
+
+@pytest.mark.parametrize("spec", ["greedy:samples=2", "mcts:iterations=60;rollout=0;probe=1"])
+def test_ai_players_choose_djinns_by_their_edge(spec):
+    """The heuristic's "edge" term (tuned by self-play, the same all game long) is what tells Djinns apart at
+    the start: the first chooser takes the Djinn with the largest edge, the second the largest one left."""
+    from interpreter.agents import agent_seed, ask, make_agent
+
+    game = load_game(WISH)
+    edge = {m: game.enum_data[m]["edge"] for m in game.enum_members["Djinn"]}
+    best = sorted(edge, key=edge.get, reverse=True)
+    for seed in range(3):
+        st = game.new_state(2, seed=seed)
+        agents = [make_agent(spec, s, agent_seed(seed, s)) for s in st.seats]
+        picks = []
+        while len(picks) < 2:
+            seat = st.to_move[0]
+            action = ask(agents[seat], st, seat)
+            if st.decision.prompt == "Choose your Djinn":
+                picks.append(action.label.rsplit(" ", 1)[-1])
+            st.apply(action)
+        assert picks == best[:2], (seed, picks)
