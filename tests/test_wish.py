@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
+from interpreter.agents import agent_seed, ask, make_agent
 
 WISH = str(Path(__file__).parent.parent / "games" / "wish.wish")
 
@@ -54,8 +55,6 @@ def test_a_save_in_the_middle_of_an_ability_resumes_identically():
 def test_ai_players_choose_djinns_by_their_edge(spec):
     """The heuristic's "edge" term (tuned by self-play, the same all game long) is what tells Djinns apart at
     the start: the first chooser takes the Djinn with the largest edge, the second the largest one left."""
-    from interpreter.agents import agent_seed, ask, make_agent
-
     game = load_game(WISH)
     edge = {m: game.enum_data[m]["edge"] for m in game.enum_members["Djinn"]}
     best = sorted(edge, key=edge.get, reverse=True)
