@@ -97,13 +97,25 @@ def table(docs: list, command: str, agent: str, seconds: list) -> str:
     return "\n".join([note, "", *head, *rows])
 
 
+MARKERS = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+
+
+def target_problem(path: Path) -> str | None:
+    """Why the table cannot be written into `path`, or None: checked before any game is played, so that a long run
+    does not end in an error after its games."""
+    try:
+        old = path.read_text(encoding="utf-8")
+    except OSError as error:
+        return f"--write {path}: cannot read it ({error.strerror or error}); give a file with the balance markers"
+    if not MARKERS.search(old):
+        return f"{path}: no {BEGIN} … {END} markers to write the table between"
+    return None
+
+
 def write(path: Path, text: str) -> None:
     """Replace what stands between the markers in `path` (which must have them) with `text`."""
     old = path.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    if not pattern.search(old):
-        raise SystemExit(f"{path}: no {BEGIN} … {END} markers to write the table between")
-    path.write_text(pattern.sub(lambda _: f"{BEGIN}\n{text}\n{END}", old), encoding="utf-8")
+    path.write_text(MARKERS.sub(lambda _: f"{BEGIN}\n{text}\n{END}", old), encoding="utf-8")
 
 
 def rerun(args) -> str:
@@ -129,6 +141,8 @@ def main(argv=None) -> int:
         sizes = [int(x) for x in args.players.split(",")]
     except ValueError:
         ap.error(f"--players {args.players}: table sizes are whole numbers separated by commas (2,3,4)")
+    if args.write and (problem := target_problem(Path(args.write))):
+        ap.error(problem)
     docs, seconds = [], []
     for i, players in enumerate(sizes):
         games = args.games if i == 0 else args.games_more

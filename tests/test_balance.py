@@ -63,13 +63,32 @@ def test_the_same_arguments_give_the_same_table(capsys):
     assert tables[0] == tables[1]
 
 
-def test_a_file_without_markers_is_not_written(tmp_path):
+def refused_before_playing(module, args, capsys) -> str:
+    """Run `main(args)`, which must stop with a usage error before any game is played; return its message."""
+    def measure(*_):
+        raise AssertionError("a game was played before the --write target was checked")
+    module.measure = measure
+    with pytest.raises(SystemExit) as stop:
+        module.main(args)
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
+def test_a_file_without_markers_is_refused_before_any_game_and_not_written(tmp_path, capsys):
     readme = tmp_path / "README.md"
     readme.write_text("no markers\n")
-    with pytest.raises(SystemExit, match="no <!-- balance:begin -->"):
-        balance().main([RACE, "--agent", "random", "--players", "2", "--games", "4", "--jobs", "1",
-                        "--write", str(readme)])
+    err = refused_before_playing(balance(), [RACE, "--agent", "random", "--players", "2", "--games", "4",
+                                             "--jobs", "1", "--write", str(readme)], capsys)
+    assert f"{readme}: no <!-- balance:begin --> … <!-- balance:end --> markers" in err
     assert readme.read_text() == "no markers\n"
+
+
+def test_a_missing_write_target_is_refused_before_any_game(tmp_path, capsys):
+    """A long run must not lose its games to a mistyped path at the end."""
+    missing = tmp_path / "nowhere" / "README.md"
+    err = refused_before_playing(balance(), [RACE, "--players", "2", "--write", str(missing)], capsys)
+    assert f"--write {missing}: cannot read it (No such file or directory)" in err
+    assert "Traceback" not in err and not missing.exists()
 
 
 def test_a_game_without_roles_says_so(capsys):
