@@ -5,8 +5,9 @@
                             [--games-more 60] [--seed 1] [--jobs 2] [--write README.md]
 
 Every seat is played by the same agent (default: MCTS on the game's heuristic, 160 iterations a decision, no
-rollouts, new options probed one step ahead — about a sixth of a second a decision in Wish on the 2-core machine:
-200 two-player games took 32 minutes, 200 iterations would need about 40; repeatable, unlike a time budget),
+rollouts, new options probed one step ahead; repeatable, unlike a time budget. In Wish on the 2-core machine 200
+two-player games take 9 minutes and the default table about 22; the strongest agent whose 200 two-player games fit
+in 40 minutes is `mcts:iterations=500;rollout=0;probe=1`, 34 minutes — pass it with `--agent`),
 so a role's win rate is the game's balance as far as that agent can tell, and the table says how well it played
 (its mean score, and the winners'). The first table size gets `--games` games, the others `--games-more`
 (bigger tables take longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a
