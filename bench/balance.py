@@ -31,6 +31,7 @@ from wishdsl.simulate import Runner, Setup, summary_of  # noqa: E402
 
 AGENT = "mcts:iterations=160;rollout=0;probe=1"
 BEGIN, END = "<!-- balance:begin -->", "<!-- balance:end -->"
+MARKERS = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
 
 
 def measure(game: str, variant, agent: str, players: int, games: int, seed: int, jobs: int) -> tuple:
@@ -96,9 +97,6 @@ def table(docs: list, command: str, agent: str, seconds: list) -> str:
         note += (f" Games cut off after {docs[0]['max_decisions']:,} decisions are left out (" + ", ".join(cut)
                  + "; `wishdsl simulate` names their seeds).")
     return "\n".join([note, "", *head, *rows])
-
-
-MARKERS = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
 
 
 def target_problem(path: Path) -> str | None:
