@@ -30,7 +30,7 @@ from dsl.limits import MAX_SOURCE, read_text
 FORMAT = b"wishdsl-game-1\n"
 ENGINE = Path(__file__).resolve().parent
 CLASSES = {  # all that a compiled game is made of (the unpickler builds nothing else)
-    "dsl.ast": {"Span"}, "dsl.types": {"Type"}, "interpreter.codegen": {"Rules"}, "interpreter.game": {"Game"},
+    "dsl.nodes": {"Span"}, "dsl.types": {"Type"}, "interpreter.codegen": {"Rules"}, "interpreter.game": {"Game"},
     "interpreter.runtime": {"Act", "Announcement", "Choice", "Say", "Simultaneous"},
     "interpreter.tables": {"ActionDef", "CardDef", "Identities", "ParamInfo", "TriggerDef", "VarInfo"},
 }
