@@ -5,13 +5,15 @@ fast. A successful parse is stored as JSON under the user's cache directory and 
 the same text. The JSON is decoded into the attrs classes of `dsl.ast` only — never pickle, nothing from the
 file is executed. Set WISHDSL_CACHE=0 to turn the cache off; an unwritable directory simply means no cache.
 
-An entry is a header line — the format, its key (the grammar, the path and the source text hashed together)
-and the SHA-256 of the key and the body — then the body, the syntax tree as JSON. An entry that is not exactly
-that (junk, `[]`, a hand-edited or truncated body, another file's tree, JSON nested past Python's stack, a tree
-that is not a Program) is a miss: the file is parsed again and the entry written anew.
+An entry is a header line — the format, its key (the grammar, the code that builds the tree, the path and the
+source text hashed together) and the SHA-256 of the key and the body — then the body, the syntax tree as JSON.
+An entry that is not exactly that (junk, `[]`, a hand-edited or truncated body, another file's tree, JSON nested
+past Python's stack, a tree that is not a Program, a tree built by other code) is a miss: the file is parsed
+again and the entry written anew.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -23,6 +25,10 @@ import attrs
 from . import ast as A
 
 FORMAT = "wishdsl-ast-2"
+# The modules whose code decides the tree a source parses to: an entry written by another version of them is a
+# miss, as a .pyc compiled by another Python is.
+BUILDERS = ("ast.py", "build.py", "decls.py", "incremental.py", "limits.py", "nodes.py", "parser.py", "recover.py",
+            "words.py")
 _CLASSES = {c.__name__: c for c in vars(A).values() if isinstance(c, type) and attrs.has(c)}
 
 
@@ -33,9 +39,19 @@ def cache_dir() -> Optional[Path]:
     return Path(base) / "wishdsl" / "ast"
 
 
+@functools.lru_cache(maxsize=1)
+def builders_digest() -> str:
+    """The SHA-256 of the source of the modules in BUILDERS."""
+    h = hashlib.sha256()
+    here = Path(__file__).parent
+    for name in BUILDERS:
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
 def key_of(grammar: str, text: str, path: str) -> str:
     h = hashlib.sha256()
-    for part in (FORMAT, grammar, path, text):
+    for part in (FORMAT, builders_digest(), grammar, path, text):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()

@@ -189,7 +189,8 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
             return members
         for row in d.rows:
             if len(row.cells) != len(d.columns):
-                self.error(row, f"this row has {len(row.cells)} cells; the table has {len(d.columns)} columns")
+                self.error(row.cells_span,
+                           f"this row has {len(row.cells)} cells; the table has {len(d.columns)} columns")
                 continue
             cells = dict(zip(d.columns, row.cells))
             name = cells["member"]
@@ -305,7 +306,8 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
                 if a.name not in ROW_ANNOTATIONS:
                     self.unknown(a, "annotation of a card row", "@" + a.name, ["@" + n for n in ROW_ANNOTATIONS])
             if len(row.cells) != len(cd.columns):
-                self.error(row, f"this row has {len(row.cells)} cells; the table has {len(cd.columns)} columns")
+                self.error(row.cells_span,
+                           f"this row has {len(row.cells)} cells; the table has {len(cd.columns)} columns")
                 continue
             for col, cell in zip(cd.columns, row.cells):
                 if col == "name":

@@ -94,6 +94,14 @@ class CardRow(Node):
     cells: list
     annots: list = attrs.Factory(list)
 
+    @property
+    def cells_span(self) -> Span:
+        """Where its cells stand: from its first cell on (its span begins with the annotations above it)."""
+        if not self.annots or not self.cells or self.cells[0].span is NOWHERE:
+            return self.span
+        first = self.cells[0].span
+        return Span(self.span.file, first.line, first.col, self.span.end_line, self.span.end_col)
+
 
 @attrs.define(eq=False, repr=False)
 class Cards(Decl):

@@ -35,6 +35,36 @@ def test_a_changed_text_is_parsed_again(tmp_path, monkeypatch):
     assert len(list((tmp_path / "wishdsl" / "ast").glob("*.json"))) == 2
 
 
+def test_a_tree_built_by_other_code_is_parsed_again(tmp_path, monkeypatch):
+    """An entry stored by another version of the modules that build the tree is a miss (a changed builder would
+    otherwise hand back the old tree for an unchanged file)."""
+    monkeypatch.setenv("WISHDSL_CACHE", "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    text = 'game "A" { players 1..2 }\nplay { }\n'
+    parse(text, "a.wish")
+    monkeypatch.setattr(cache, "builders_digest", lambda: "another builder")
+    parse(text, "a.wish")
+    assert len(list((tmp_path / "wishdsl" / "ast").glob("*.json"))) == 2
+
+
+def test_the_builders_digest_covers_every_module_that_builds_the_tree():
+    """Every module of the package that the parser reaches (its imports, and theirs) is in the digest, but for
+    the cache itself and the error messages (a file with errors is never stored)."""
+    import re
+
+    here = Path(cache.__file__).parent
+    seen, todo = set(), ["parser.py"]
+    while todo:
+        name = todo.pop()
+        if name in seen or name in ("cache.py", "errors.py"):
+            continue
+        seen.add(name)
+        text = (here / name).read_text(encoding="utf-8")
+        todo += [f"{m}.py" for m in re.findall(r"^\s*from \.(\w+) import", text, re.M)]
+        todo += [f"{m}.py" for m in re.findall(r"^\s*from \. import (\w+)", text, re.M)]
+    assert seen == set(cache.BUILDERS)
+
+
 def test_a_damaged_cache_file_is_ignored(tmp_path, monkeypatch):
     monkeypatch.setenv("WISHDSL_CACHE", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

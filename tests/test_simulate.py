@@ -166,6 +166,38 @@ def test_roles_are_enum_variables_fixed_at_setup(capsys):
     assert [r["agents"] for r in rows] == [{"random": r["games"]} for r in rows]  # who played each role
 
 
+def test_each_roles_actions_add_up_to_the_coverage_and_are_shown(capsys):
+    """Per role, the actions its players took (mean per player and game): over the roles they add up to each
+    action's count in the rule coverage; a game scored in one step shows no points by step."""
+    code, out, _ = simulate(capsys, RACE, "-n", "40", "--seed", "3", "--players", "2")
+    assert code == 0
+    doc = sim_json(capsys, RACE, "-n", "40", "--seed", "3", "--players", "2")
+    rows = doc["roles"]["house"]
+    fired = {r["name"]: r["count"] for r in doc["coverage"] if r["kind"] == "action"}
+    assert list(rows[0]["actions"]) == ["advance", "draw"] == list(fired)  # the game's order, taken ones only
+    for action, count in fired.items():
+        assert math.isclose(sum(r["actions"][action] * r["games"] for r in rows), count)
+    assert all(r["points"] == {} for r in rows)
+    table = out[out.index("How each role was played (house"):out.index("Scores:")]
+    lion = rows[0]["actions"]["advance"]
+    assert "advance" in table and f"{lion:.2f}" in table.splitlines()[2]
+
+
+def test_wish_shows_which_djinn_uses_which_power_and_where_its_points_come_from(capsys):
+    """Each Djinn's Special action is taken by that Djinn's players only, and a role's points by scoring step
+    add up to its mean score."""
+    doc = sim_json(capsys, "games/wish.wish", "-n", "6", "--seed", "2", "--players", "2", "--agents", "greedy")
+    specials = {"Air Djinn": "cloudbearer", "Earth Djinn": "harvest", "Fire Djinn": "fiery_clone",
+                "Water Djinn": "ice_dibs"}
+    for r in doc["roles"]["djinn"]:
+        for role, special in specials.items():
+            if special in r["actions"] and role != r["role"]:
+                assert r["actions"][special] == 0, (r["role"], special)
+        assert math.isclose(sum(r["points"].values()), r["score"]["mean"])
+        assert len(r["points"]) == 5
+    assert any(r["actions"].get(specials[r["role"]], 0) > 0 for r in doc["roles"]["djinn"])
+
+
 def test_the_strength_of_the_agents_is_stated_beside_their_figures(capsys):
     """Per agent its score (all games, and the games it won); per role which agents played it: a win rate by
     role means little when one agent played that role more often or played it badly."""

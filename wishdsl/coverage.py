@@ -22,7 +22,7 @@ OFF_REASON = "switched off (--ablate)"
 class CountingState(State):
     """A State that counts the rules that fire, and remembers the per-player enum values at the end of setup."""
 
-    __slots__ = ("counts", "pushes", "at_setup_end")
+    __slots__ = ("counts", "taken", "pushes", "at_setup_end")
 
     @classmethod
     def start(cls, game, players: int, seed: int) -> "CountingState":
@@ -33,11 +33,13 @@ class CountingState(State):
         super()._bind(game, players)
         self.counting = True
         self.counts = Counter()
+        self.taken = Counter()  # (player, action name) → actions started by that player
         self.pushes = [0] * len(game.blocks)  # runs per block of code (procedure calls among them)
         self.at_setup_end = None
 
     def start_action(self, key, who: int, depth: int, span) -> None:
         self.counts["action", key[0]] += 1
+        self.taken[who, key[0]] += 1
         super().start_action(key, who, depth, span)
 
     def resolve_instant(self, card: int, depth: int, span) -> bool:
@@ -123,6 +125,11 @@ def count_statics(st) -> Counter:
     return out
 
 
+def taken_by_seat(st) -> list:
+    """Per player, [[action name, times started], …] in the game's order of actions (those started at least once)."""
+    return [[[name, st.taken[p, name]] for name in st.game.actions if st.taken[p, name]] for p in st.seats]
+
+
 def coverage_counts(st, rows: list) -> list:
     """The count of every row of `universe` in the finished game `st`."""
     counts = st.counts + count_statics(st)
@@ -172,4 +179,4 @@ def ablate(game, name: str):
     return g
 
 
-__all__ = ["CountingState", "ablatable", "ablate", "coverage_counts", "stable_roles", "universe"]
+__all__ = ["CountingState", "ablatable", "ablate", "coverage_counts", "stable_roles", "taken_by_seat", "universe"]

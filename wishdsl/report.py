@@ -10,6 +10,8 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
+from .summary import role_play_table
+
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 COLOURS = ("#3b6ea8", "#d0803a")
 WIDTH, LABEL, ROW, PAD = 640, 170, 22, 8
@@ -64,7 +66,8 @@ def single(doc: dict) -> dict:
         charts.append(("Win rate per agent", bar_chart(rate_rows(doc["agent_rates"], lambda r: r["agent"]))))
     for name, rows in doc["roles"].items():
         charts.append((f"Win rate per role ({name})", bar_chart(rate_rows(rows, lambda r: r["role"]))))
-    return {"doc": doc, "charts": charts, "histogram": histogram_chart(doc["scores"]["histogram"])}
+    return {"doc": doc, "charts": charts, "histogram": histogram_chart(doc["scores"]["histogram"]),
+            "role_play": {name: role_play_table(rows) for name, rows in doc["roles"].items()}}
 
 
 def paired(doc: dict) -> dict:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import shlex
 
+from .summary import role_play_table
+
 SEEDS_SHOWN = 10  # seeds of cut-off games named in the text (--json names them all)
 
 
@@ -52,6 +54,7 @@ def render(doc: dict) -> str:
         out += ["", f"Win rate per role ({name}):"]
         out += [rate_line(r["role"], r) + f"  score mean {r['score']['mean']:.2f}" + several * played_by(r)
                 for r in rows]
+        out += role_play_lines(name, rows)
     sc = doc["scores"]
     out += ["", "Scores:", f"  every player: {spread(sc['all'])}", f"  winners:      {spread(sc['winners'])}"]
     out += histogram_lines(sc["histogram"])
@@ -98,6 +101,20 @@ def strength_lines(rates: list) -> list:
         when = f", in the games it won {won['mean']:.2f}" if won.get("n") else ", no game won"
         out.append(f"  {a['agent']:<18} score mean {a['score']['mean']:.2f} (quartiles {num(a['score']['q1'])}–"
                    f"{num(a['score']['q3'])}){when}  ({a['games']} seats)")
+    return out
+
+
+def role_play_lines(name: str, rows: list) -> list:
+    """How each role was played: its players' actions and points by scoring step, a column per role."""
+    table = role_play_table(rows)
+    if not table:
+        return []
+    width = max(len(label) for label, _ in table)
+    cols = [max(len(r["role"]), 6) for r in rows]
+    out = ["", f"How each role was played ({name}; mean per player and game: actions taken, points by scoring "
+               "step):", "  " + " " * width + "".join(f"  {r['role']:>{w}}" for r, w in zip(rows, cols))]
+    for label, values in table:
+        out.append(f"  {label:<{width}}" + "".join(f"  {v:>{w}.2f}" for v, w in zip(values, cols)))
     return out
 
 

@@ -20,7 +20,7 @@ import attrs
 
 from dsl.errors import WishError
 
-from .coverage import CountingState, ablate, coverage_counts, stable_roles, universe
+from .coverage import CountingState, ablate, coverage_counts, stable_roles, taken_by_seat, universe
 
 TARGET_TASK_SECONDS = 1.0
 WORTH_A_POOL_SECONDS = 2.0  # less work than this (estimated from the first game) runs in this process
@@ -107,7 +107,8 @@ def play_game(setup: Setup, seed: int, index: int) -> dict:
     return {"index": index, "seed": gseed, "agents": specs, "scores": state.scores(), "winners": state.winners(),
             "points": points,
             "decisions": len(actions), "actions": sum(state.counts[k] for k in state.counts if k[0] == "action"),
-            "coverage": coverage_counts(state, universe(game)), "roles": stable_roles(state)}
+            "coverage": coverage_counts(state, universe(game)), "roles": stable_roles(state),
+            "taken": taken_by_seat(state)}
 
 
 def run_batch(task: tuple) -> list:

@@ -47,6 +47,8 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
         scores = [r["scores"][p] for r in records]
         seats.append({"seat": p + 1, **rate(sum(s[p] for s in share), n), "score": describe(scores)})
     roles = {}
+    anyone = {action for r in records for seat in r.get("taken", ()) for action, _ in seat}
+    order = [action for kind, action, _ in rows if kind == "action" and action in anyone]
     for name in role_columns(records):
         acc: dict = defaultdict(lambda: [0.0, 0, [], defaultdict(int)])
         for r, s in zip(records, share):
@@ -56,7 +58,7 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
                 acc[value][2].append(r["scores"][p])
                 acc[value][3][r["agents"][p]] += 1
         roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc),
-                        "agents": dict(sorted(by.items()))}
+                        "agents": dict(sorted(by.items())), **play_of_role(records, name, v, order)}
                        for v, (w, k, sc, by) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
     all_scores = [x for r in records for x in r["scores"]]
     win_scores = [r["scores"][p] for r in records for p in r["winners"]]
@@ -74,6 +76,37 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
                    "actions": describe([r["actions"] for r in records])},
         **coverage(records, rows),
     }
+
+
+def play_of_role(records: list, name: str, value, order: list) -> dict:
+    """How the players of one role played: the actions they took (mean per game, for each action of `order`:
+    those some player took, in the game's order) and their points by scoring step (mean per game, in the
+    scoring's order; none when the game scores in one step) — which of its powers a role's players use, and
+    where its score comes from."""
+    actions: dict = {}
+    points: dict = {}
+    seats = 0
+    for r in records:
+        for p, v in enumerate(r["roles"][name]):
+            if v != value:
+                continue
+            seats += 1
+            for action, k in r["taken"][p]:
+                actions[action] = actions.get(action, 0) + k
+            for step, got in r["points"][p]:
+                points[step] = points.get(step, 0) + got
+    return {"actions": {a: actions.get(a, 0) / seats for a in order},
+            "points": {step: got / seats for step, got in points.items()} if len(points) > 1 else {}}
+
+
+def role_play_table(rows: list) -> list:
+    """[(label, [mean per role, …])]: the actions the roles' players took, then their points by scoring step
+    (`summary.play_of_role`), each row in the order its first role lists it."""
+    labels: list = []
+    for key, prefix in (("actions", ""), ("points", "points: ")):
+        for r in rows:
+            labels += [(key, prefix, x) for x in r.get(key, {}) if (key, prefix, x) not in labels]
+    return [(prefix + x, [r.get(key, {}).get(x, 0.0) for r in rows]) for key, prefix, x in labels]
 
 
 def points_by_step(records: list) -> list:
@@ -148,4 +181,5 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
     return out
 
 
-__all__ = ["agent_rates", "compare", "coverage", "points_by_step", "rate", "role_columns", "shares", "summarise"]
+__all__ = ["agent_rates", "compare", "coverage", "play_of_role", "points_by_step", "rate", "role_columns",
+           "role_play_table", "shares", "summarise"]
