@@ -48,6 +48,8 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
         seats.append({"seat": p + 1, **rate(sum(s[p] for s in share), n), "score": describe(scores)})
     roles = {}
     anyone = {action for r in records for seat in r.get("taken", ()) for action, _ in seat}
+    if not all("taken" in r for r in records):  # a record from a worker of an older version: no actions by role
+        anyone = set()
     order = [action for kind, action, _ in rows if kind == "action" and action in anyone]
     for name in role_columns(records):
         acc: dict = defaultdict(lambda: [0.0, 0, [], defaultdict(int)])
@@ -91,7 +93,7 @@ def play_of_role(records: list, name: str, value, order: list) -> dict:
             if v != value:
                 continue
             seats += 1
-            for action, k in r["taken"][p]:
+            for action, k in r["taken"][p] if order else ():
                 actions[action] = actions.get(action, 0) + k
             for step, got in r["points"][p]:
                 points[step] = points.get(step, 0) + got
