@@ -146,7 +146,7 @@ def test_json_summary_shape(capsys):
         assert s["low"] <= s["rate"] <= s["high"] and s["score"]["n"] == 60
     assert doc["agent_rates"] == [{"agent": "random", **{k: doc["agent_rates"][0][k] for k in
                                                          ("wins", "games", "rate", "low", "high", "score",
-                                                          "winning_score")}}]
+                                                          "winning_score", "actions", "points")}}]
     assert doc["agent_rates"][0]["games"] == 180
     assert doc["agent_rates"][0]["score"] == doc["scores"]["all"]  # one agent played every seat
     assert doc["agent_rates"][0]["winning_score"] == doc["scores"]["winners"]
@@ -181,6 +181,24 @@ def test_each_roles_actions_add_up_to_the_coverage_and_are_shown(capsys):
     table = out[out.index("How each role was played (house"):out.index("Scores:")]
     lion = rows[0]["actions"]["advance"]
     assert "advance" in table and f"{lion:.2f}" in table.splitlines()[2]
+
+
+def test_each_agents_actions_are_shown_when_several_agents_play(capsys):
+    """Per agent, the actions its seats took: they add up to the coverage, and the text shows them side by side
+    (only when several agents play: one agent's would repeat the coverage)."""
+    argv = (RACE, "-n", "30", "--seed", "5", "--players", "2", "--agents", "random,greedy")
+    code, out, _ = simulate(capsys, *argv)
+    assert code == 0
+    doc = sim_json(capsys, *argv)
+    fired = {r["name"]: r["count"] for r in doc["coverage"] if r["kind"] == "action"}
+    for action, count in fired.items():
+        assert math.isclose(sum(a["actions"][action] * a["games"] for a in doc["agent_rates"]), count)
+    greedy = next(a for a in doc["agent_rates"] if a["agent"] == "greedy")
+    table = out[out.index("How each agent played"):out.index("Win rate per role")]
+    assert table.splitlines()[1].split() == ["greedy", "random"]
+    assert f"{greedy['actions']['advance']:.2f}" in table
+    _, alone, _ = simulate(capsys, RACE, "-n", "5", "--seed", "5", "--players", "2")
+    assert "How each agent played" not in alone
 
 
 def test_wish_shows_which_djinn_uses_which_power_and_where_its_points_come_from(capsys):
@@ -418,8 +436,11 @@ def test_report_states_the_strength_of_the_agents(capsys, tmp_path):
                           "--report", str(path))
     assert code == 0
     html = path.read_text(encoding="utf-8")
-    strength = html[html.index("<h3>Strength of the agents</h3>"):html.index("<h3>Role: house</h3>")]
+    section = html[html.index("<h3>Strength of the agents</h3>"):html.index("<h3>Role: house</h3>")]
+    strength, play = section.split("</table>")[:2]
     assert strength.count("<tr><td>") == 2 and "<td>greedy</td><td>20</td>" in strength
+    assert "how each agent played" in play and "<th>greedy</th><th>random</th>" in play
+    assert play.count("<tr><td>") == 2 and "<tr><td>advance</td>" in play  # the race's two actions
     assert "Points by scoring step" not in html  # the race scores in one step
     played = html[html.index("<p>Played by: "):]
     assert played.startswith("<p>Played by: &lt;b&gt;Lion&lt;/b&gt;: ") and " ×" in played.split("</p>")[0]

@@ -67,7 +67,8 @@ def single(doc: dict) -> dict:
     for name, rows in doc["roles"].items():
         charts.append((f"Win rate per role ({name})", bar_chart(rate_rows(rows, lambda r: r["role"]))))
     return {"doc": doc, "charts": charts, "histogram": histogram_chart(doc["scores"]["histogram"]),
-            "role_play": {name: role_play_table(rows) for name, rows in doc["roles"].items()}}
+            "role_play": {name: role_play_table(rows) for name, rows in doc["roles"].items()},
+            "agent_play": role_play_table(doc["agent_rates"]) if len(doc["agent_rates"]) > 1 else []}
 
 
 def paired(doc: dict) -> dict:

@@ -49,12 +49,16 @@ def render(doc: dict) -> str:
         out += ["", "Win rate per agent (seats rotate between games):"]
         out += [rate_line(a["agent"], a) for a in doc["agent_rates"]]
     out += strength_lines(doc["agent_rates"])
+    if len(doc["agent_rates"]) > 1:
+        out += play_lines("How each agent played (mean per seat and game: actions taken, points by scoring step):",
+                          doc["agent_rates"], "agent")
     several = len(doc["agent_rates"]) > 1
     for name, rows in doc["roles"].items():
         out += ["", f"Win rate per role ({name}):"]
         out += [rate_line(r["role"], r) + f"  score mean {r['score']['mean']:.2f}" + several * played_by(r)
                 for r in rows]
-        out += role_play_lines(name, rows)
+        out += play_lines(f"How each role was played ({name}; mean per player and game: actions taken, points by "
+                          "scoring step):", rows, "role")
     sc = doc["scores"]
     out += ["", "Scores:", f"  every player: {spread(sc['all'])}", f"  winners:      {spread(sc['winners'])}"]
     out += histogram_lines(sc["histogram"])
@@ -104,15 +108,15 @@ def strength_lines(rates: list) -> list:
     return out
 
 
-def role_play_lines(name: str, rows: list) -> list:
-    """How each role was played: its players' actions and points by scoring step, a column per role."""
+def play_lines(title: str, rows: list, key: str) -> list:
+    """How each role (or agent) played: its players' actions and points by scoring step, a column per row of
+    `rows`, headed by its `key`."""
     table = role_play_table(rows)
     if not table:
         return []
     width = max(len(label) for label, _ in table)
-    cols = [max(len(r["role"]), 6) for r in rows]
-    out = ["", f"How each role was played ({name}; mean per player and game: actions taken, points by scoring "
-               "step):", "  " + " " * width + "".join(f"  {r['role']:>{w}}" for r, w in zip(rows, cols))]
+    cols = [max(len(r[key]), 6) for r in rows]
+    out = ["", title, "  " + " " * width + "".join(f"  {r[key]:>{w}}" for r, w in zip(rows, cols))]
     for label, values in table:
         out.append(f"  {label:<{width}}" + "".join(f"  {v:>{w}.2f}" for v, w in zip(values, cols)))
     return out

@@ -47,10 +47,7 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
         scores = [r["scores"][p] for r in records]
         seats.append({"seat": p + 1, **rate(sum(s[p] for s in share), n), "score": describe(scores)})
     roles = {}
-    anyone = {action for r in records for seat in r.get("taken", ()) for action, _ in seat}
-    if not all("taken" in r for r in records):  # a record from a worker of an older version: no actions by role
-        anyone = set()
-    order = [action for kind, action, _ in rows if kind == "action" and action in anyone]
+    order = taken_order(records, rows)
     for name in role_columns(records):
         acc: dict = defaultdict(lambda: [0.0, 0, [], defaultdict(int)])
         for r, s in zip(records, share):
@@ -60,14 +57,15 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
                 acc[value][2].append(r["scores"][p])
                 acc[value][3][r["agents"][p]] += 1
         roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc),
-                        "agents": dict(sorted(by.items())), **play_of_role(records, name, v, order)}
+                        "agents": dict(sorted(by.items())),
+                        **play_of(records, lambda r, p, name=name, v=v: r["roles"][name][p] == v, order)}
                        for v, (w, k, sc, by) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
     all_scores = [x for r in records for x in r["scores"]]
     win_scores = [r["scores"][p] for r in records for p in r["winners"]]
     return {
         **meta, "games": n,
         "seats": seats,
-        "agent_rates": agent_rates(records, share),
+        "agent_rates": agent_rates(records, share, order),
         "roles": roles,
         "no_winner": sum(1 for r in records if not r["winners"]),
         "shared_wins": sum(1 for r in records if len(r["winners"]) > 1),
@@ -80,17 +78,17 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
     }
 
 
-def play_of_role(records: list, name: str, value, order: list) -> dict:
-    """How the players of one role played: the actions they took (mean per game, for each action of `order`:
-    those some player took, in the game's order) and their points by scoring step (mean per game, in the
-    scoring's order; none when the game scores in one step) — which of its powers a role's players use, and
-    where its score comes from."""
+def play_of(records: list, who, order: list) -> dict:
+    """How the players `who(record, seat)` picks played: the actions they took (mean per game, for each action
+    of `order`: those some player took, in the game's order) and their points by scoring step (mean per game, in
+    the scoring's order; none when the game scores in one step) — for a role, which of its powers its players
+    use and where its score comes from; for an agent, how its play differs from another's."""
     actions: dict = {}
     points: dict = {}
     seats = 0
     for r in records:
-        for p, v in enumerate(r["roles"][name]):
-            if v != value:
+        for p in range(len(r["scores"])):
+            if not who(r, p):
                 continue
             seats += 1
             for action, k in r["taken"][p] if order else ():
@@ -101,9 +99,18 @@ def play_of_role(records: list, name: str, value, order: list) -> dict:
             "points": {step: got / seats for step, got in points.items()} if len(points) > 1 else {}}
 
 
+def taken_order(records: list, rows: list) -> list:
+    """The actions some player took, in the game's order (`rows`: coverage.universe); none when a record has no
+    actions per seat (from a worker of an older version)."""
+    if not all("taken" in r for r in records):
+        return []
+    anyone = {action for r in records for seat in r["taken"] for action, _ in seat}
+    return [action for kind, action, _ in rows if kind == "action" and action in anyone]
+
+
 def role_play_table(rows: list) -> list:
-    """[(label, [mean per role, …])]: the actions the roles' players took, then their points by scoring step
-    (`summary.play_of_role`), each row in the order its first role lists it."""
+    """[(label, [mean per role, …])]: the actions the roles' (or agents') players took, then their points by
+    scoring step (`play_of`), each row in the order its first role lists it."""
     labels: list = []
     for key, prefix in (("actions", ""), ("points", "points: ")):
         for r in rows:
@@ -134,9 +141,10 @@ def points_by_step(records: list) -> list:
              "share": sum(every[label]) / total if total else 0.0} for label in labels]
 
 
-def agent_rates(records: list, share: list) -> list:
+def agent_rates(records: list, share: list, order: list = ()) -> list:
     """Per agent spec: its win rate, and how well it plays (its score, and its score in the games it won), so
-    that figures from weak players are not read as the game's balance."""
+    that figures from weak players are not read as the game's balance; and how it played (`play_of`, the
+    actions of `order`)."""
     acc: dict = defaultdict(lambda: [0.0, [], []])
     for r, s in zip(records, share):
         for p, spec in enumerate(r["agents"]):
@@ -144,7 +152,8 @@ def agent_rates(records: list, share: list) -> list:
             acc[spec][1].append(r["scores"][p])
             if p in r["winners"]:
                 acc[spec][2].append(r["scores"][p])
-    return [{"agent": spec, **rate(w, len(scores)), "score": describe(scores), "winning_score": describe(won)}
+    return [{"agent": spec, **rate(w, len(scores)), "score": describe(scores), "winning_score": describe(won),
+             **play_of(records, lambda r, p, spec=spec: r["agents"][p] == spec, list(order))}
             for spec, (w, scores, won) in sorted(acc.items())]
 
 
@@ -183,5 +192,5 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
     return out
 
 
-__all__ = ["agent_rates", "compare", "coverage", "play_of_role", "points_by_step", "rate", "role_columns",
-           "role_play_table", "shares", "summarise"]
+__all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "role_columns",
+           "role_play_table", "shares", "summarise", "taken_order"]
