@@ -344,7 +344,8 @@ def test_shuffles_record_the_cards_and_who_kept_track():
                                            ("mcts:merge=2", "must be 0 or 1"), ("mcts:merge=-1", "at least 0"),
                                            ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0"),
                                            ("mcts:groups=2", "must be 0 or 1"), ("mcts:reuse=2", "must be 0 or 1"),
-                                           ("mcts:clock=2", "must be 0 or 1")])
+                                           ("mcts:clock=2", "must be 0 or 1"),
+                                           ("mcts:backprobe=2", "must be 0 or 1")])
 def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
@@ -625,6 +626,31 @@ def test_move_groups_pick_an_action_first_then_its_parameters():
         visits = sum(v[0] for cls, v in options.items() if cls[0] == name)
         assert all(v[2] <= visits for cls, v in options.items() if cls[0] == name)
     assert min(v[2] for v in options.values()) < 120
+
+
+def backups_seen(monkeypatch, **options) -> list:
+    """The `probes` every backup of one search was given (a Wish turn with several kinds of action)."""
+    seen = []
+    plain = MctsAgent._backed_up
+
+    def spy(reward, child, player, offered, probes=None):
+        seen.append(probes)
+        return plain(reward, child, player, offered, probes)
+    monkeypatch.setattr(MctsAgent, "_backed_up", staticmethod(spy))
+    st = wish_turn_start()
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=5, iterations=60, rollout=0, probe=1, **options)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    return seen, agent
+
+
+def test_backprobe_0_backs_up_only_options_tried_three_times(monkeypatch):
+    """With `backprobe=0` a backup mixes in the best of the player's next options tried at least 3 times, never a
+    probe (probes still give untried options their first value); by default the probes count too."""
+    seen, agent = backups_seen(monkeypatch, backprobe=0)
+    assert seen and all(p == {} for p in seen) and agent.probes
+    seen, agent = backups_seen(monkeypatch)
+    assert seen and all(p is agent.probes for p in seen) and agent.probes
 
 
 def test_without_move_groups_the_search_is_unchanged():

@@ -48,7 +48,10 @@ a peek has just shown is valued by the hand it makes before any iteration has be
 credited at once with the best swap it makes possible. Together with `rollout=0` (a leaf is valued by the game's
 own scoring at once; in a game as short as 3 Wishes random play to the end mostly adds luck) and 400 iterations,
 this beats random and greedy in 3 Wishes on fresh deals (README, Strength). Off by default: Wish and
-Wunschmaschine were measured without it.
+Wunschmaschine were measured without it. With `backprobe=0` probes give untried options their first value but no
+backup takes one: the best next option counts only once tried 3 times. The best of a dozen one-sample probes is
+biased upwards, so an option after which its player decides again (a free trade in Wish, then the turn's other
+steps) was credited above one that hands the decision over (ending the turn), whose backup is its reward alone.
 
 With `groups=1` the options of a choice of actions are first grouped by action name (move groups, Childs,
 Brodeur and Kocsis 2008): UCB picks Travel, Empower or Fulfill on the group's own statistics, then which Travel.
@@ -115,26 +118,27 @@ class Node:
 class MctsAgent(Agent):
     """ISMCTS with UCB1 (constant `c`); MAST rollouts (`epsilon`) cut after `rollout` decisions; `iterations`
     samples; options on unseen cards of one zone merged into one arm unless `merge` is 0; new options probed
-    one step ahead when `probe` is 1; actions chosen by name first when `groups` is 1; an unfinished game valued
-    with the game's `heuristic` unless `heuristic` is 0 (`weights`: other weights for its estimates). With
-    `time` (seconds a decision, wall clock) the search runs that long instead, at least one iteration, and at
-    most `iterations` when those are given too: a search by time is not repeatable, a search by iterations is
-    (the same seed and state give the same choice). With `clock` the budget is an average (see above). With
-    `jobs` above 1 the search also runs in jobs - 1 worker processes, each growing its own tree, and the root
-    statistics are added up (agents/parallel.py); `last_root` is then this process's tree. With `reuse` the
-    subtree below the option taken grows on at the seat's next decision when that comes right after."""
+    one step ahead when `probe` is 1 (and a probe backed up as the best next option unless `backprobe` is 0);
+    actions chosen by name first when `groups` is 1; an unfinished game valued with the game's `heuristic` unless
+    `heuristic` is 0 (`weights`: other weights for its estimates). With `time` (seconds a decision, wall clock)
+    the search runs that long instead, at least one iteration, and at most `iterations` when those are given too:
+    a search by time is not repeatable, a search by iterations is (the same seed and state give the same choice).
+    With `clock` the budget is an average (see above). With `jobs` above 1 the search also runs in jobs - 1
+    worker processes, each growing its own tree, and the root statistics are added up (agents/parallel.py);
+    `last_root` is then this process's tree. With `reuse` the subtree below the option taken grows on at the
+    seat's next decision when that comes right after."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,
                "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int, "reuse": int,
-               "clock": int}
+               "clock": int, "backprobe": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
                  time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1, groups: int = 0,
-                 reuse: int = 0, clock: int = 0):
+                 reuse: int = 0, clock: int = 0, backprobe: int = 1):
         super().__init__(seat, seed)
         check_option("mcts", "jobs", jobs, 1)
         if jobs > parallel.MAX_JOBS:
@@ -156,12 +160,14 @@ class MctsAgent(Agent):
         check_flag("mcts", "groups", groups)
         check_flag("mcts", "reuse", reuse)
         check_flag("mcts", "clock", clock)
+        check_flag("mcts", "backprobe", backprobe)
+        self.backprobe = backprobe
         self.epsilon, self.merge, self.probe, self.groups, self.reuse = epsilon, merge, probe, groups, reuse
         self.weights = judging(heuristic, weights, "mcts")
         self.jobs, self.clock, self.saved = jobs, clock, 0.0
         self.tree_options = {"time": time, "c": c, "rollout": rollout, "epsilon": epsilon, "merge": merge,
                              "probe": probe, "heuristic": heuristic, "weights": weights,
-                             "groups": groups, "clock": clock}  # a worker's tree
+                             "groups": groups, "clock": clock, "backprobe": backprobe}  # a worker's tree
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -305,7 +311,7 @@ class MctsAgent(Agent):
             path[-1] = path[-1][:2] + (None,)
         self._rollout(st, played)
         reward = rewards(st, self.scale, self.weights)
-        probes = self.probes if self.probe else None
+        probes = (self.probes if self.backprobe else {}) if self.probe else None
         for node, picks, child in reversed(path):
             for p, cls in picks:
                 value = self._backed_up(reward[p], child, p, self.offers.get((child, p)), probes)
