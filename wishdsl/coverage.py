@@ -1,8 +1,8 @@
 """Rule coverage, roles and ablation for simulations.
 
-`CountingState` is a `State` whose hooks count what fires: actions started, Instant abilities resolved, triggers
-(rules of the game and Ongoing abilities of cards) that passed their condition and started to resolve, and
-procedure calls (frames pushed, and procedures the compiled rules call directly, which ask `st.counting` first).
+`CountingState` is a `State` whose hooks count what fires: actions started (in all, and per player), Instant
+abilities resolved, triggers (rules of the game and Ongoing abilities of cards) that passed their condition and
+started to resolve, and procedure calls (frames pushed, and procedures the compiled rules call directly, which ask `st.counting` first).
 The hooks are overrides in this subclass, so a plain `State` pays next to nothing for them, and `clone()`
 returns a plain `State`: the look-ahead of an agent (MCTS) is never counted. Nothing is added to the saved state.
 
@@ -20,7 +20,8 @@ OFF_REASON = "switched off (--ablate)"
 
 
 class CountingState(State):
-    """A State that counts the rules that fire, and remembers the per-player enum values at the end of setup."""
+    """A State that counts the rules that fire and the actions each player started, and remembers the per-player
+    enum values at the end of setup."""
 
     __slots__ = ("counts", "taken", "pushes", "at_setup_end")
 
