@@ -296,6 +296,27 @@ def test_ablate_a_named_trigger_measures_its_worth(capsys):
     assert {"kind": "trigger", "name": "lion_roar: when scored"} not in doc["base"]["never"]
 
 
+def test_a_roles_score_difference_is_paired_on_its_seats(capsys):
+    """Per role, the mean score of the seats that held it, other − base, paired game by game: the lions lose
+    their roar's points, the snakes (who never roar) lose nothing; the text shows it."""
+    argv = (RACE, "-n", "200", "--seed", "5", "--players", "2", "--ablate", "lion_roar")
+    doc = sim_json(capsys, *argv)
+    rows = {r["role"]: r for r in doc["difference"]["roles"]["house"]}
+    base = {r["role"]: r for r in doc["base"]["roles"]["house"]}
+    other = {r["role"]: r for r in doc["other"]["roles"]["house"]}
+    for role, d in rows.items():
+        assert d["score"]["n"] == base[role]["games"] == other[role]["games"]  # the houses are dealt alike
+        assert math.isclose(d["score"]["diff"], other[role]["score"]["mean"] - base[role]["score"]["mean"])
+    lion = rows["<b>Lion</b>"]["score"]
+    assert lion["diff"] < 0 and lion["high"] < 0 and lion["p"] < 0.05
+    assert rows["Snake <script>alert(1)</script>"]["score"]["diff"] == 0
+    _, out, _ = simulate(capsys, *argv)
+    line = next(x for x in out.splitlines()[out.splitlines().index(
+        "Mean score per role (house); difference paired on the same seeds (the seats that held the role in both):"):]
+        if x.startswith("  <b>Lion</b>"))
+    assert f"{lion['diff']:+.2f}" in line and line.endswith("*")
+
+
 def test_ablate_an_action_and_a_card():
     game = load_game(RACE)
     assert ablatable(game) == {"advance": {"action"}, "draw": {"action"}, "never": {"action"},

@@ -177,6 +177,12 @@ def render_compare(doc: dict) -> str:
         for d in rows:
             b, o = brows[d["role"]], orows[d["role"]]
             out.append(f"  {d['role']:<18} {pct(b['rate'])} {ci(b):<16} {pct(o['rate'])} {ci(o):<16} {diff_text(d)}")
+        out += ["", f"Mean score per role ({name}); difference paired on the same seeds (the seats that held the "
+                    "role in both):"]
+        for d in rows:
+            b, o = brows[d["role"]], orows[d["role"]]
+            out.append(f"  {d['role']:<18} {b['score']['mean']:8.2f} {o['score']['mean']:8.2f}   "
+                       f"{diff_text(d['score'], percent=False)}")
     if len(diff["agents"]) > 1:
         out += ["", "Win rate per agent; difference: two-proportion z-test:"]
         out += [f"  {d['agent']:<18} {diff_text(d)}" for d in diff["agents"]]

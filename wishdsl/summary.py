@@ -169,7 +169,7 @@ def coverage(records: list, rows: list) -> dict:
 
 def compare(base_records: list, other_records: list, base: dict, other: dict, players: int) -> dict:
     """Differences other − base, on the same seeds: per seat (paired), per agent and per role (two proportions),
-    and the mean score per seat (paired)."""
+    and the mean score per seat and per role (paired)."""
     bs = [shares(r, players) for r in base_records]
     os_ = [shares(r, players) for r in other_records]
     seats = []
@@ -177,9 +177,29 @@ def compare(base_records: list, other_records: list, base: dict, other: dict, pl
         win = paired_difference([s[p] for s in bs], [s[p] for s in os_])
         score = paired_difference([r["scores"][p] for r in base_records], [r["scores"][p] for r in other_records])
         seats.append({"seat": p + 1, "win_rate": win, "score": score})
-    return {"seats": seats, "agents": _unpaired(base["agent_rates"], other["agent_rates"], "agent"),
-            "roles": {name: _unpaired(base["roles"].get(name, []), rows, "role")
-                      for name, rows in other["roles"].items()}}
+    roles = {}
+    for name, rows in other["roles"].items():
+        value_of = {r["role"]: r["value"] for r in rows}
+        roles[name] = [dict(d, score=role_score_difference(base_records, other_records, name, value_of[d["role"]]))
+                       for d in _unpaired(base["roles"].get(name, []), rows, "role")]
+    return {"seats": seats, "agents": _unpaired(base["agent_rates"], other["agent_rates"], "agent"), "roles": roles}
+
+
+def role_score_difference(base_records: list, other_records: list, name: str, value) -> dict:
+    """The mean score of a role's players, other − base, paired on the same seeds: each seat that held the role
+    in a game of both runs (a variant may deal roles otherwise; such seats are left out)."""
+    by_index = {r["index"]: r for r in base_records}
+    base_scores, other_scores = [], []
+    for ro in other_records:
+        rb = by_index.get(ro["index"])
+        vb, vo = (rb or {}).get("roles", {}).get(name), ro["roles"].get(name)
+        if vb is None or vo is None:
+            continue
+        for p, (x, y) in enumerate(zip(vb, vo)):
+            if x == value == y:
+                base_scores.append(rb["scores"][p])
+                other_scores.append(ro["scores"][p])
+    return paired_difference(base_scores, other_scores)
 
 
 def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
@@ -193,4 +213,4 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
 
 
 __all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "role_columns",
-           "role_play_table", "shares", "summarise", "taken_order"]
+           "role_play_table", "role_score_difference", "shares", "summarise", "taken_order"]
