@@ -10,7 +10,7 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
-from .summary import role_play_table
+from .summary import play_table
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 COLOURS = ("#3b6ea8", "#d0803a")
@@ -67,8 +67,8 @@ def single(doc: dict) -> dict:
     for name, rows in doc["roles"].items():
         charts.append((f"Win rate per role ({name})", bar_chart(rate_rows(rows, lambda r: r["role"]))))
     return {"doc": doc, "charts": charts, "histogram": histogram_chart(doc["scores"]["histogram"]),
-            "role_play": {name: role_play_table(rows) for name, rows in doc["roles"].items()},
-            "agent_play": role_play_table(doc["agent_rates"]) if len(doc["agent_rates"]) > 1 else []}
+            "role_play": {name: play_table(rows) for name, rows in doc["roles"].items()},
+            "agent_play": play_table(doc["agent_rates"]) if len(doc["agent_rates"]) > 1 else []}
 
 
 def paired(doc: dict) -> dict:

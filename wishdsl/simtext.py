@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import shlex
 
-from .summary import role_play_table
+from .summary import play_table
 
 SEEDS_SHOWN = 10  # seeds of cut-off games named in the text (--json names them all)
 
@@ -111,7 +111,7 @@ def strength_lines(rates: list) -> list:
 def play_lines(title: str, rows: list, key: str) -> list:
     """How each role (or agent) played: its players' actions and points by scoring step, a column per row of
     `rows`, headed by its `key`."""
-    table = role_play_table(rows)
+    table = play_table(rows)
     if not table:
         return []
     width = max(len(label) for label, _ in table)

@@ -108,9 +108,9 @@ def taken_order(records: list, rows: list) -> list:
     return [action for kind, action, _ in rows if kind == "action" and action in anyone]
 
 
-def role_play_table(rows: list) -> list:
-    """[(label, [mean per role, …])]: the actions the roles' (or agents') players took, then their points by
-    scoring step (`play_of`), each row in the order its first role lists it."""
+def play_table(rows: list) -> list:
+    """[(label, [mean per row, …])]: the actions the players of each row of `rows` (roles or agents) took, then
+    their points by scoring step (`play_of`), each label in the order the first row lists it."""
     labels: list = []
     for key, prefix in (("actions", ""), ("points", "points: ")):
         for r in rows:
@@ -153,7 +153,7 @@ def agent_rates(records: list, share: list, order: list = ()) -> list:
             if p in r["winners"]:
                 acc[spec][2].append(r["scores"][p])
     return [{"agent": spec, **rate(w, len(scores)), "score": describe(scores), "winning_score": describe(won),
-             **play_of(records, lambda r, p, spec=spec: r["agents"][p] == spec, list(order))}
+             **play_of(records, lambda r, p, spec=spec: r["agents"][p] == spec, order)}
             for spec, (w, scores, won) in sorted(acc.items())]
 
 
@@ -212,5 +212,5 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
     return out
 
 
-__all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "role_columns",
-           "role_play_table", "role_score_difference", "shares", "summarise", "taken_order"]
+__all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "play_table",
+           "role_columns", "role_score_difference", "shares", "summarise", "taken_order"]
