@@ -526,3 +526,25 @@ def test_wish_djinn_is_a_role_and_its_powers_are_covered(capsys):
     assert kinds == {"action", "trigger", "procedure", "instant", "ongoing", "static"}
     names = {r["name"] for r in doc["coverage"] + doc["never"] if r["kind"] == "trigger"}
     assert {"providence: when manifested", "frostflake: when a card moves", "wind_blast: when at changes"} <= names
+
+
+def test_a_house_rule_from_an_allowed_folder_plays_in_worker_processes(tmp_path, capsys, monkeypatch):
+    """`wishdsl --allow DIR simulate`: the folder is allowed in the worker processes too, not only in this one."""
+    from pathlib import Path
+
+    from dsl import link
+    monkeypatch.setattr(link, "ALLOWED", [])
+    monkeypatch.setattr(simulate_module, "WORTH_A_POOL_SECONDS", 0.0)
+    race_file = Path(RACE).resolve()
+    (tmp_path / ".wishroot").write_text("")
+    house = tmp_path / "house.wish"
+    house.write_text(f'extends "{race_file.as_posix()}"\n', encoding="utf-8")
+    code, _, err = simulate(capsys, RACE, "-n", "2", "--compare", str(house))
+    assert code == 1 and "outside the game's folder tree" in err
+    argv = ["--allow", str(race_file.parent), "simulate", RACE, "-n", "8", "--seed", "3", "--jobs", "2",
+            "--compare", str(house), "--json"]
+    assert main(argv) == 0, capsys.readouterr().err
+    data = json.loads(capsys.readouterr().out)
+    seats = data["difference"]["seats"]  # the house rule changes nothing: the same games on both sides
+    assert len(seats) == 3 and all(s["score"] == {"n": 8, "diff": 0.0, "low": 0.0, "high": 0.0, "p": 1.0}
+                                   for s in seats)

@@ -31,7 +31,8 @@ MAX_DECISIONS = 20_000  # a game still running after this many decisions is cut 
 @attrs.frozen
 class Setup:
     """What one side of a run plays: a game file (or house-rule file), its variant, an ablated ability, the
-    number of players and the agents (one spec per seat, or one for all)."""
+    number of players and the agents (one spec per seat, or one for all); `allow`: the folders beyond the game's
+    tree its `extends` may reach (`wishdsl --allow`), carried to every worker process."""
 
     path: str
     variant: Optional[str]
@@ -39,6 +40,7 @@ class Setup:
     agents: tuple
     ablate: Optional[str] = None
     max_decisions: int = MAX_DECISIONS
+    allow: tuple = ()
 
     def label(self) -> str:
         text = self.path + (f" [{self.variant}]" if self.variant else "")
@@ -70,11 +72,11 @@ _GAMES: dict = {}
 
 def load(setup: Setup):
     """The compiled game of a setup (ablated if asked), loaded once per process."""
-    key = (setup.path, setup.variant, setup.ablate)
+    key = (setup.path, setup.variant, setup.ablate, setup.allow)
     game = _GAMES.get(key)
     if game is None:
         from interpreter import load_game
-        game = load_game(setup.path, setup.variant)
+        game = load_game(setup.path, setup.variant, setup.allow)
         if setup.ablate is not None:
             game = ablate(game, setup.ablate)
         _GAMES[key] = game
@@ -240,6 +242,7 @@ def setups(args) -> tuple:
     Everything is loaded and checked before any game is played."""
     from pathlib import Path
 
+    from dsl.link import ALLOWED
     from interpreter.agents import make_agents, parse_spec, split_specs
 
     if args.n < 1:
@@ -251,14 +254,15 @@ def setups(args) -> tuple:
         raise WishError(f"--max-decisions {limit}: give at least 1")
     if args.cluster is not None and args.backend != "dask":
         raise WishError("--cluster needs --backend dask")
-    game = load(Setup(args.game, args.variant, 0, ()))
+    allow = tuple(str(folder) for folder in ALLOWED)
+    game = load(Setup(args.game, args.variant, 0, (), allow=allow))
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
     game.check_players(players)
     specs = tuple(split_specs(args.agents))
     if any(parse_spec(spec)[0] == "human" for spec in specs):
         raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
     make_agents(list(seat_specs(specs, players, 0)), players, 0)
-    base = Setup(args.game, args.variant, players, specs, max_decisions=limit)
+    base = Setup(args.game, args.variant, players, specs, max_decisions=limit, allow=allow)
     other = None
     if args.compare is not None:
         if Path(args.compare).is_file():
