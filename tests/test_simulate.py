@@ -548,3 +548,23 @@ def test_a_house_rule_from_an_allowed_folder_plays_in_worker_processes(tmp_path,
     seats = data["difference"]["seats"]  # the house rule changes nothing: the same games on both sides
     assert len(seats) == 3 and all(s["score"] == {"n": 8, "diff": 0.0, "low": 0.0, "high": 0.0, "p": 1.0}
                                    for s in seats)
+
+
+def test_compare_a_file_in_the_variant_of_the_base(tmp_path, capsys, monkeypatch):
+    """`--variant V --compare FILE` plays FILE in V too: its inherited variant V, or FILE as it is when it builds
+    on V (`extends … variant V`); a file without V is refused, not compared with the variant left out."""
+    from pathlib import Path
+
+    from dsl import link
+    race_file = Path(RACE).resolve()
+    monkeypatch.setattr(link, "ALLOWED", [race_file.parent])
+    (tmp_path / ".wishroot").write_text("")
+    house, built_on = tmp_path / "house.wish", tmp_path / "lions.wish"
+    house.write_text(f'extends "{race_file.as_posix()}"\n', encoding="utf-8")
+    built_on.write_text(f'extends "{race_file.as_posix()}" variant "Loud Lions"\n', encoding="utf-8")
+    for other, variant in ((house, "Loud Lions"), (built_on, None)):
+        doc = sim_json(capsys, RACE, "-n", "12", "--seed", "2", "--variant", "Loud Lions", "--compare", str(other))
+        assert doc["other"]["variant"] == variant
+        assert all(s["score"]["diff"] == 0.0 and s["win_rate"]["diff"] == 0.0 for s in doc["difference"]["seats"])
+    code, _, err = simulate(capsys, RACE, "-n", "2", "--variant", "Loud Lions", "--compare", "games/wish.wish")
+    assert code == 1 and "has no variant 'Loud Lions'" in err and "'Random Djinns', 'Solo'" in err

@@ -196,7 +196,8 @@ def add_simulate_parser(sub) -> None:
                      help="Dask scheduler address (tcp://host:port); default: a local cluster of J workers")
     other = sim.add_mutually_exclusive_group()
     other.add_argument("--compare", metavar="VARIANT|FILE",
-                       help="also play a variant of the game, or another .wish file, on the same seeds")
+                       help="also play a variant of the game, or another .wish file (in --variant's variant), "
+                            "on the same seeds")
     other.add_argument("--ablate", metavar="ABILITY",
                        help="also play with one action, named trigger or card ability switched off")
     sim.add_argument("--max-decisions", type=int, default=None, metavar="D",

@@ -266,7 +266,7 @@ def setups(args) -> tuple:
     other = None
     if args.compare is not None:
         if Path(args.compare).is_file():
-            other = attrs.evolve(base, path=args.compare, variant=None)
+            other = in_variant(attrs.evolve(base, path=args.compare, variant=None), args.variant)
         else:
             other = attrs.evolve(base, variant=args.compare)
         load(other).check_players(players)
@@ -274,6 +274,26 @@ def setups(args) -> tuple:
         other = attrs.evolve(base, ablate=args.ablate)
         load(other)
     return base, other
+
+
+def in_variant(setup: Setup, variant: Optional[str]) -> Setup:
+    """A compared file played in the variant the base plays (`--variant`): its variant of that name (a house rule
+    inherits its game's variants), or the file as it is when it builds on that variant already (`extends "…"
+    variant "…"`); any other file is refused rather than compared with the variant left out."""
+    if variant is None:
+        return setup
+    game = load(setup)
+    if variant in game.variants:
+        return attrs.evolve(setup, variant=variant)
+    program = game.program
+    while program is not None and program.parent_variant != variant:
+        program = program.parent
+    if program is not None:
+        return setup
+    names = ", ".join(repr(v) for v in game.variants) or "none"
+    raise WishError(f"--compare {setup.path}: the file has no variant {variant!r} to compare with --variant "
+                    f"{variant!r} (its variants: {names}); a house rule can build on it with "
+                    f'`extends "…" variant "{variant}"`')
 
 
 def paired(runs: list) -> list:
