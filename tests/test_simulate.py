@@ -287,6 +287,19 @@ def test_compare_a_file_with_itself_differs_nowhere(capsys):
         assert seat["win_rate"] == {"n": 30, "diff": 0.0, "low": 0.0, "high": 0.0, "p": 1.0}
 
 
+def test_compare_agents_plays_the_same_games_with_other_agents(capsys):
+    """`--compare-agents`: the same seeds with other agents; greedy players score more than random ones, seat by
+    seat, and the same agents on both sides differ nowhere."""
+    doc = sim_json(capsys, RACE, "-n", "60", "--seed", "5", "--compare-agents", "greedy")
+    assert doc["mode"] == "compare" and doc["base"]["agents"] == ["random"] and doc["other"]["agents"] == ["greedy"]
+    assert doc["base"]["game"] == doc["other"]["game"] == RACE
+    for seat in doc["difference"]["seats"]:
+        assert seat["score"]["diff"] > 0 and seat["score"]["p"] < 0.05
+    doc = sim_json(capsys, RACE, "-n", "20", "--seed", "5", "--agents", "greedy", "--compare-agents", "greedy")
+    for seat in doc["difference"]["seats"]:
+        assert seat["score"] == {"n": 20, "diff": 0.0, "low": 0.0, "high": 0.0, "p": 1.0}
+
+
 def test_ablate_a_named_trigger_measures_its_worth(capsys):
     doc = sim_json(capsys, RACE, "-n", "300", "--seed", "5", "--ablate", "lion_roar")
     assert doc["mode"] == "ablate" and doc["other"]["ablate"] == "lion_roar"
@@ -351,6 +364,9 @@ def test_unknown_ablate_name_suggests_one(capsys):
     (["-n", "5", "--agents", "randm"], "unknown agent 'randm'"),
     (["-n", "5", "--players", "2", "--agents", "random,human"], "'human' cannot take a seat"),
     (["-n", "5", "--players", "3", "--agents", "random,random"], "2 agents for 3 players"),
+    (["-n", "5", "--compare-agents", "randm"], "unknown agent 'randm'"),
+    (["-n", "5", "--players", "2", "--compare-agents", "random,human"], "'human' cannot take a seat"),
+    (["-n", "5", "--players", "3", "--compare-agents", "random,random"], "2 agents for 3 players"),
     (["-n", "5", "--cluster", "tcp://127.0.0.1:1"], "--cluster needs --backend dask"),
     (["-n", "5", "--max-decisions", "0"], "--max-decisions 0: give at least 1"),
     (["-n", "5", "--max-decisions", "1"], "all 5 games were cut off after 1 decisions"),
@@ -363,6 +379,9 @@ def test_cli_errors(capsys, argv, message):
 def test_compare_and_ablate_exclude_each_other(capsys):
     with pytest.raises(SystemExit):
         main(["simulate", RACE, "-n", "5", "--compare", "Loud Lions", "--ablate", "draw"])
+    assert "not allowed with argument" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["simulate", RACE, "-n", "5", "--compare", "Loud Lions", "--compare-agents", "greedy"])
     assert "not allowed with argument" in capsys.readouterr().err
 
 

@@ -9,6 +9,7 @@
     wishdsl diff BASE VARIANT [--format md|html] [-o FILE]
     wishdsl rules GAME [--variant V] [-o FILE]
     wishdsl simulate GAME -n N [--players P] [--agents …] [--jobs J] [--seed S] [--compare V|FILE] [--ablate A]
+                     [--compare-agents …]
     wishdsl new NAME --extends GAME [--dir DIR]
     wishdsl lsp [--tcp HOST:PORT]
     wishdsl fmt PATH… [--check] [--diff]
@@ -198,6 +199,9 @@ def add_simulate_parser(sub) -> None:
     other.add_argument("--compare", metavar="VARIANT|FILE",
                        help="also play a variant of the game, or another .wish file (in --variant's variant), "
                             "on the same seeds")
+    other.add_argument("--compare-agents", metavar="A,B,…",
+                       help="also play the same games with these agents (one per seat, or one for all): what "
+                            "another or a stronger agent changes in the figures")
     other.add_argument("--ablate", metavar="ABILITY",
                        help="also play with one action, named trigger or card ability switched off")
     sim.add_argument("--max-decisions", type=int, default=None, metavar="D",

@@ -238,12 +238,12 @@ def command(args) -> int:
 
 
 def setups(args) -> tuple:
-    """The base setup and the one it is compared with (None): --compare VARIANT or FILE, or --ablate NAME.
+    """The base setup and the one it is compared with (None): --compare VARIANT or FILE, --compare-agents, or
+    --ablate NAME.
     Everything is loaded and checked before any game is played."""
     from pathlib import Path
 
     from dsl.link import ALLOWED
-    from interpreter.agents import make_agents, parse_spec, split_specs
 
     if args.n < 1:
         raise WishError(f"-n {args.n}: the number of games must be at least 1")
@@ -258,10 +258,7 @@ def setups(args) -> tuple:
     game = load(Setup(args.game, args.variant, 0, (), allow=allow))
     players = args.players if args.players is not None else min(max(4, game.min_players), game.max_players)
     game.check_players(players)
-    specs = tuple(split_specs(args.agents))
-    if any(parse_spec(spec)[0] == "human" for spec in specs):
-        raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
-    make_agents(list(seat_specs(specs, players, 0)), players, 0)
+    specs = agent_specs(args.agents, players)
     base = Setup(args.game, args.variant, players, specs, max_decisions=limit, allow=allow)
     other = None
     if args.compare is not None:
@@ -270,10 +267,24 @@ def setups(args) -> tuple:
         else:
             other = attrs.evolve(base, variant=args.compare)
         load(other).check_players(players)
+    elif args.compare_agents is not None:
+        other = attrs.evolve(base, agents=agent_specs(args.compare_agents, players))
     elif args.ablate is not None:
         other = attrs.evolve(base, ablate=args.ablate)
         load(other)
     return base, other
+
+
+def agent_specs(text: str, players: int) -> tuple:
+    """The agents of `--agents` (or `--compare-agents`), checked: agents only, one per seat or one for all, each
+    with valid options."""
+    from interpreter.agents import make_agents, parse_spec, split_specs
+
+    specs = tuple(split_specs(text))
+    if any(parse_spec(spec)[0] == "human" for spec in specs):
+        raise WishError("a simulation is played by agents only: 'human' cannot take a seat")
+    make_agents(list(seat_specs(specs, players, 0)), players, 0)
+    return specs
 
 
 def in_variant(setup: Setup, variant: Optional[str]) -> Setup:
