@@ -3,10 +3,12 @@ named triggers, and the Dask backend (against a LocalCluster the test starts).""
 import json
 import math
 import statistics
+from pathlib import Path
 
 import attrs
 import pytest
 
+from dsl import link
 from dsl.errors import WishCheckError, WishError
 from interpreter import State, load_game, load_source
 from wishdsl.cli import main
@@ -16,6 +18,7 @@ from wishdsl.simulate import Runner, Setup, batch_size, game_seed, run_batch, se
 from wishdsl.stats import describe, histogram, paired_difference, quantile, two_proportions, wilson
 
 RACE = "tests/games/sim_race.wish"
+RACE_FILE = Path(RACE).resolve()
 
 
 def race(players=2, agents=("random",), variant=None, ablated=None):
@@ -547,20 +550,24 @@ def test_wish_djinn_is_a_role_and_its_powers_are_covered(capsys):
     assert {"providence: when manifested", "frostflake: when a card moves", "wind_blast: when at changes"} <= names
 
 
+def race_house(folder, name: str, variant=None):
+    """A house rule of the race game in `folder`, a project of its own (outside the race's folder tree), that
+    changes nothing (built on `variant` if given)."""
+    (folder / ".wishroot").write_text("")
+    house = folder / name
+    on = f' variant "{variant}"' if variant else ""
+    house.write_text(f'extends "{RACE_FILE.as_posix()}"{on}\n', encoding="utf-8")
+    return house
+
+
 def test_a_house_rule_from_an_allowed_folder_plays_in_worker_processes(tmp_path, capsys, monkeypatch):
     """`wishdsl --allow DIR simulate`: the folder is allowed in the worker processes too, not only in this one."""
-    from pathlib import Path
-
-    from dsl import link
     monkeypatch.setattr(link, "ALLOWED", [])
     monkeypatch.setattr(simulate_module, "WORTH_A_POOL_SECONDS", 0.0)
-    race_file = Path(RACE).resolve()
-    (tmp_path / ".wishroot").write_text("")
-    house = tmp_path / "house.wish"
-    house.write_text(f'extends "{race_file.as_posix()}"\n', encoding="utf-8")
+    house = race_house(tmp_path, "house.wish")
     code, _, err = simulate(capsys, RACE, "-n", "2", "--compare", str(house))
     assert code == 1 and "outside the game's folder tree" in err
-    argv = ["--allow", str(race_file.parent), "simulate", RACE, "-n", "8", "--seed", "3", "--jobs", "2",
+    argv = ["--allow", str(RACE_FILE.parent), "simulate", RACE, "-n", "8", "--seed", "3", "--jobs", "2",
             "--compare", str(house), "--json"]
     assert main(argv) == 0, capsys.readouterr().err
     data = json.loads(capsys.readouterr().out)
@@ -572,15 +579,8 @@ def test_a_house_rule_from_an_allowed_folder_plays_in_worker_processes(tmp_path,
 def test_compare_a_file_in_the_variant_of_the_base(tmp_path, capsys, monkeypatch):
     """`--variant V --compare FILE` plays FILE in V too: its inherited variant V, or FILE as it is when it builds
     on V (`extends … variant V`); a file without V is refused, not compared with the variant left out."""
-    from pathlib import Path
-
-    from dsl import link
-    race_file = Path(RACE).resolve()
-    monkeypatch.setattr(link, "ALLOWED", [race_file.parent])
-    (tmp_path / ".wishroot").write_text("")
-    house, built_on = tmp_path / "house.wish", tmp_path / "lions.wish"
-    house.write_text(f'extends "{race_file.as_posix()}"\n', encoding="utf-8")
-    built_on.write_text(f'extends "{race_file.as_posix()}" variant "Loud Lions"\n', encoding="utf-8")
+    monkeypatch.setattr(link, "ALLOWED", [RACE_FILE.parent])
+    house, built_on = race_house(tmp_path, "house.wish"), race_house(tmp_path, "lions.wish", "Loud Lions")
     for other, variant in ((house, "Loud Lions"), (built_on, None)):
         doc = sim_json(capsys, RACE, "-n", "12", "--seed", "2", "--variant", "Loud Lions", "--compare", str(other))
         assert doc["other"]["variant"] == variant

@@ -2,7 +2,8 @@
 
 `CountingState` is a `State` whose hooks count what fires: actions started (in all, and per player), Instant
 abilities resolved, triggers (rules of the game and Ongoing abilities of cards) that passed their condition and
-started to resolve, and procedure calls (frames pushed, and procedures the compiled rules call directly, which ask `st.counting` first).
+started to resolve, and procedure calls (frames pushed, and procedures the compiled rules call directly, which
+ask `st.counting` first).
 The hooks are overrides in this subclass, so a plain `State` pays next to nothing for them, and `clone()`
 returns a plain `State`: the look-ahead of an agent (MCTS) is never counted. Nothing is added to the saved state.
 

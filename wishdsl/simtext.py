@@ -49,10 +49,10 @@ def render(doc: dict) -> str:
         out += ["", "Win rate per agent (seats rotate between games):"]
         out += [rate_line(a["agent"], a) for a in doc["agent_rates"]]
     out += strength_lines(doc["agent_rates"])
-    if len(doc["agent_rates"]) > 1:
+    several = len(doc["agent_rates"]) > 1
+    if several:
         out += play_lines("How each agent played (mean per seat and game: actions taken, points by scoring step):",
                           doc["agent_rates"], "agent")
-    several = len(doc["agent_rates"]) > 1
     for name, rows in doc["roles"].items():
         out += ["", f"Win rate per role ({name}):"]
         out += [rate_line(r["role"], r) + f"  score mean {r['score']['mean']:.2f}" + several * played_by(r)

@@ -177,22 +177,28 @@ def compare(base_records: list, other_records: list, base: dict, other: dict, pl
         win = paired_difference([s[p] for s in bs], [s[p] for s in os_])
         score = paired_difference([r["scores"][p] for r in base_records], [r["scores"][p] for r in other_records])
         seats.append({"seat": p + 1, "win_rate": win, "score": score})
+    games = same_games(base_records, other_records)
     roles = {}
     for name, rows in other["roles"].items():
         value_of = {r["role"]: r["value"] for r in rows}
-        roles[name] = [dict(d, score=role_score_difference(base_records, other_records, name, value_of[d["role"]]))
+        roles[name] = [dict(d, score=role_score_difference(games, name, value_of[d["role"]]))
                        for d in _unpaired(base["roles"].get(name, []), rows, "role")]
     return {"seats": seats, "agents": _unpaired(base["agent_rates"], other["agent_rates"], "agent"), "roles": roles}
 
 
-def role_score_difference(base_records: list, other_records: list, name: str, value) -> dict:
-    """The mean score of a role's players, other − base, paired on the same seeds: each seat that held the role
-    in a game of both runs (a variant may deal roles otherwise; such seats are left out)."""
+def same_games(base_records: list, other_records: list) -> list:
+    """(base record, other record) of each game both runs played (the same index, so the same seed)."""
     by_index = {r["index"]: r for r in base_records}
+    return [(by_index[ro["index"]], ro) for ro in other_records if ro["index"] in by_index]
+
+
+def role_score_difference(games: list, name: str, value) -> dict:
+    """The mean score of a role's players, other − base, paired on the same seeds (`games`: `same_games`): each
+    seat that held the role in a game of both runs (a variant may deal roles otherwise; such seats are left
+    out)."""
     base_scores, other_scores = [], []
-    for ro in other_records:
-        rb = by_index.get(ro["index"])
-        vb, vo = (rb or {}).get("roles", {}).get(name), ro["roles"].get(name)
+    for rb, ro in games:
+        vb, vo = rb.get("roles", {}).get(name), ro["roles"].get(name)
         if vb is None or vo is None:
             continue
         for p, (x, y) in enumerate(zip(vb, vo)):
@@ -213,4 +219,4 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
 
 
 __all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "play_table",
-           "role_columns", "role_score_difference", "shares", "summarise", "taken_order"]
+           "role_columns", "role_score_difference", "same_games", "shares", "summarise", "taken_order"]
