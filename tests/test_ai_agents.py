@@ -345,7 +345,8 @@ def test_shuffles_record_the_cards_and_who_kept_track():
                                            ("mcts:probe=2", "must be 0 or 1"), ("mcts:probe=-1", "at least 0"),
                                            ("mcts:groups=2", "must be 0 or 1"), ("mcts:reuse=2", "must be 0 or 1"),
                                            ("mcts:clock=2", "must be 0 or 1"),
-                                           ("mcts:backprobe=2", "must be 0 or 1")])
+                                           ("mcts:backprobe=2", "must be 0 or 1"),
+                                           ("mcts:pool=-1", "at least 0"), ("mcts:pool=9", "at most 8")])
 def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
@@ -532,6 +533,17 @@ def test_choices_inside_an_own_action_stay_in_the_actions_node():
     assert all(is_action(cls) for key in look.children for _, cls in key)
 
 
+def test_with_pool_0_every_choice_inside_an_own_action_opens_a_node():
+    """`pool=0`: which cards to peek at after `look` is a node of its own below `look`, as any decision is."""
+    st = game(THREE).new_state(3, seed=5)
+    seat = st.to_move[0]
+    agent = MctsAgent(seat, seed=1, iterations=200, pool=0)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    look = agent.last_root.children[((seat, LOOK),)]
+    assert look.stats[seat] and not any(is_action(k) for k in look.stats[seat])
+    assert look.children and not any(is_action(cls) for key in look.children for _, cls in key)
+
+
 def test_the_acting_player_is_known_while_an_action_resolves():
     st = game(THREE).new_state(3, seed=5)
     seat = st.to_move[0]
@@ -568,6 +580,20 @@ def test_a_choice_repeated_without_end_inside_an_action_branches_again():
     def depth(node):
         return 1 + max((depth(c) for c in node.children.values()), default=0)
     assert depth(agent.last_root) > 2 and MAX_INNER >= 2
+
+
+def test_with_pool_0_an_iteration_opens_nodes_through_the_choices_of_an_action():
+    """`pool=0`: one iteration does not stop at the first node it opens while the player is still choosing inside
+    its own action (a position halfway through an action is not judged), and still stops after MAX_INNER more."""
+    def depth(node):
+        return 1 + max((depth(c) for c in node.children.values()), default=0)
+    for pool, deepest in [(MAX_INNER, 2), (0, MAX_INNER + 2)]:
+        st = load_source(WALK).new_state(2, seed=1)
+        st.apply("walk", 0)
+        agent = MctsAgent(0, seed=1, rollout=0, pool=pool)
+        root, done = agent.grow(InfoSet(st, 0), 1)
+        assert done == 1 and 2 <= depth(root) <= deepest
+        assert (depth(root) > 2) == (pool == 0)
 
 
 STOP = """game "Stop" { players 2..2 }
