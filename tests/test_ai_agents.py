@@ -346,7 +346,8 @@ def test_shuffles_record_the_cards_and_who_kept_track():
                                            ("mcts:groups=2", "must be 0 or 1"), ("mcts:reuse=2", "must be 0 or 1"),
                                            ("mcts:clock=2", "must be 0 or 1"),
                                            ("mcts:backprobe=2", "must be 0 or 1"),
-                                           ("mcts:pool=-1", "at least 0"), ("mcts:pool=9", "at most 8")])
+                                           ("mcts:pool=-1", "at least 0"), ("mcts:pool=9", "at most 8"),
+                                           ("mcts:widen=-1", "at least 0")])
 def test_epsilon_merge_and_probe_outside_their_range_are_refused(spec, message):
     with pytest.raises(WishError, match=message):
         make_agent(spec, 0, 0)
@@ -594,6 +595,38 @@ def test_with_pool_0_an_iteration_opens_nodes_through_the_choices_of_an_action()
         root, done = agent.grow(InfoSet(st, 0), 1)
         assert done == 1 and 2 <= depth(root) <= deepest
         assert (depth(root) > 2) == (pool == 0)
+
+
+PICK = """game "Pick" { players 2..2 }
+enum Num { n1, n2, n3, n4, n5, n6, n7, n8, n9, n10, n11, n12 }
+player var n: int = 0
+action pick(x: Num) {
+  you.n += 1
+}
+play { for p in players { act one of pick by p prompt "Pick" } }
+scoring p { score "n" p.n }
+"""
+
+
+@pytest.mark.parametrize("widen, most", [(1.0, 4), (0.5, 2), (0.0, 12)])
+def test_widen_lets_the_search_try_at_most_widen_times_root_n_options(widen, most):
+    """Twelve options that earn alike: without `widen` the search tries all of them in 16 iterations; with it, at
+    most widen × √15 (the visits before the last iteration), the best first."""
+    st = load_source(PICK).new_state(2, seed=1)
+    agent = MctsAgent(0, seed=1, iterations=16, rollout=0, widen=widen)
+    agent.act(None, st.legal_actions(0), info=InfoSet(st, 0))
+    tried = [cls for cls, row in agent.last_root.stats[0].items() if row[0]]
+    assert len(tried) == most
+
+
+def test_widen_keeps_the_options_tried_and_lets_in_the_best_untried_first():
+    agent = MctsAgent(0, widen=1.0)
+    table = {"a": [4, 2.0, 4], "e": [0, 0.0, 3]}
+    first = {"b": 0.1, "c": 0.9, "d": 0.5, "e": 0.95}.get
+    assert agent._widened(table, ["a", "b", "c", "d", "e"], first) == ["a", "e"]  # room for √4 = 2
+    assert agent._widened(table, ["b", "c", "d"], first) == ["c", "d"]  # "a" not offered in this sample
+    table["c"] = [5, 1.0, 5]
+    assert agent._widened(table, ["a", "b", "c", "d"], first) == ["a", "c", "d"]  # √9 = 3
 
 
 STOP = """game "Stop" { players 2..2 }
