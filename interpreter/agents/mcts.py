@@ -455,12 +455,12 @@ class MctsAgent(Agent):
         widening, Coulom 2007): at most `widen` × √n of them, n the visits of the player's options here so far,
         at least one. The classes already tried stay; the untried ones enter best first by their first value
         (`_first`: what they earned in this search, or their probe)."""
-        visits = sum(row[0] for row in table.values())
-        room = max(1, math.ceil(self.widen * math.sqrt(visits)))
-        tried = [cls for cls in classes if cls in table and table[cls][0]]
-        if len(tried) >= room or len(tried) == len(classes):
+        room = max(1, math.ceil(self.widen * math.sqrt(sum(row[0] for row in table.values()))))
+        tried, untried = [], []
+        for cls in classes:
+            (tried if cls in table and table[cls][0] else untried).append(cls)
+        if len(tried) >= room or not untried:
             return tried or classes
-        untried = [cls for cls in classes if not (cls in table and table[cls][0])]
         untried.sort(key=first, reverse=True)
         return tried + untried[:room - len(tried)]
 
