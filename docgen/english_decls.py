@@ -356,9 +356,18 @@ def d_estimate(en: EnglishBase, t: A.Estimate) -> str:
     return estimate(en, t, en.sym.heuristic.var if en.sym.heuristic is not None else "p")
 
 
+def advice(en: EnglishBase, t: A.Advice, var: str) -> str:
+    with en.as_you(var):
+        return f"AI players consider {humanize(t.action)} only when {t.label}: {en.expr(t.cond)}."
+
+
+def d_advice(en: EnglishBase, t: A.Advice) -> str:
+    return advice(en, t, en.sym.heuristic.var if en.sym.heuristic is not None else "p")
+
+
 def d_heuristic(en: EnglishBase, h: A.Heuristic) -> str:
-    return ("AI players value an unfinished game as your score if it ended now, plus: "
-            + " ".join(estimate(en, t, h.var) for t in h.terms))
+    return " ".join(["AI players value an unfinished game as your score if it ended now, plus: "
+                     + " ".join(estimate(en, t, h.var) for t in h.terms)] + [advice(en, t, h.var) for t in h.advice])
 
 
 def d_variant(en: EnglishBase, v: A.Variant) -> str:
@@ -424,7 +433,7 @@ RENDER: dict = {
     A.Function: d_function, A.Procedure: d_procedure, A.ActionParam: d_actionparam, A.Action: d_action,
     A.EventPattern: d_eventpattern, A.Trigger: d_trigger, A.Instant: d_instant, A.StaticMod: d_static,
     A.Abilities: d_abilities, A.Setup: d_setup, A.Play: d_play, A.ScoreStep: d_scorestep,
-    A.Scoring: d_scoring, A.Estimate: d_estimate, A.Heuristic: d_heuristic, A.Variant: d_variant,
+    A.Scoring: d_scoring, A.Estimate: d_estimate, A.Advice: d_advice, A.Heuristic: d_heuristic, A.Variant: d_variant,
     A.Remove: d_remove, A.Extends: d_extends,
     A.Invariant: d_invariant, A.ShowItem: d_showitem, A.TablePart: d_tablepart, A.Table: d_table,
     A.ZoneMark: d_zonemark,

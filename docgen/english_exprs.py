@@ -354,9 +354,22 @@ def e_binop(en: EnglishBase, e: A.BinOp) -> str:
         if op == "+" and left.ty is not None and left.ty.kind in ("list", "zone"):
             return f"{en.expr(left)} and {en.expr(right)}"
         if op == "*" and isinstance(left, A.Literal):
-            return f"{left.value} × {en.expr(right)}"
-        return f"{en.expr(left)} {ARITH[op]} {en.expr(right)}"
+            return f"{left.value} × {_operand(en, right, op, True)}"
+        return f"{_operand(en, left, op, False)} {ARITH[op]} {_operand(en, right, op, True)}"
     return f"{en.expr(left)} {op} {en.expr(right)}"
+
+
+PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "%": 2}
+
+
+def _operand(en: EnglishBase, side, op: str, right: bool) -> str:
+    """One side of an arithmetic operation, in brackets where English word order would lose the grouping:
+    `a - (b - c)` reads "a minus (b minus c)", `(a + b) * c` "(a plus b) times c"."""
+    s = en.expr(side)
+    inner = PRECEDENCE.get(side.op) if isinstance(side, A.BinOp) else None
+    if inner is not None and (inner < PRECEDENCE[op] or (right and inner == PRECEDENCE[op] and op in "-/%")):
+        return "(" + s + ")"
+    return s
 
 
 def e_unop(en: EnglishBase, e: A.UnOp) -> str:

@@ -143,7 +143,8 @@ def heuristic_data(en: English, h: A.Heuristic) -> dict:
     """The heuristic, for the designers' appendix: its doc and each estimate with its weight, in English."""
     with en.as_you(h.var):
         return {"doc": h.doc, "terms": [{"label": t.label, "weight": weight_text(t.weight), "text": en.expr(t.expr)}
-                                        for t in h.terms]}
+                                        for t in h.terms],
+                "advice": [{"action": humanize(t.action), "label": t.label, "text": en.expr(t.cond)} for t in h.advice]}
 
 
 def decl_label(d) -> str:

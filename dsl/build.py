@@ -256,12 +256,16 @@ class ToAst(Transformer):
     def lose_rule(self, meta, expr):
         return A.ScoreStep("lose", None, expr, span=self._span(meta))
 
-    def heuristic_decl(self, meta, var, *terms):
-        return A.Heuristic(str(var), list(terms), span=self._span(meta))
+    def heuristic_decl(self, meta, var, *items):
+        return A.Heuristic(str(var), [t for t in items if isinstance(t, A.Estimate)],
+                           [t for t in items if isinstance(t, A.Advice)], span=self._span(meta))
 
     def estimate(self, meta, weight, label, expr):
         return A.Estimate(self._int(weight.update(value=str(weight)[:-1])), _unquote(label), expr,
                           span=self._span(meta))
+
+    def advice(self, meta, action, label, cond):
+        return A.Advice(str(action), _unquote(label), cond, span=self._span(meta))
 
     def variant_decl(self, meta, name, *decls):
         return A.Variant(_unquote(name), list(decls), span=self._span(meta))

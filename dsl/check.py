@@ -385,7 +385,7 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
 
     def check_heuristic(self, h: A.Heuristic) -> None:
         """Each estimate: a whole number for the player, read as the scoring reads (pure), a weight within
-        ±MAX_WEIGHT %, a label of its own."""
+        ±MAX_WEIGHT %, a label of its own. Each advice: a declared action, advised once, a condition (pure)."""
         sc = Scope(pure=True, locals={h.var: T.PLAYER})
         labels: dict = {}
         for term in h.terms:
@@ -396,6 +396,15 @@ class Checker(StmtChecks, ExprChecks, TableChecks):
                 self.error(term, f"estimate \"{term.label}\" is weighed twice",
                            f"the first is at line {labels[term.label].span.line}")
             labels.setdefault(term.label, term)
+        advised: dict = {}
+        for advice in h.advice:
+            self.expect(advice.cond, T.BOOL, sc, "an advice's condition")
+            if advice.action not in self.sym.actions:
+                self.unknown(advice, "action", advice.action, self.sym.actions)
+            elif advice.action in advised:
+                self.error(advice, f"action '{advice.action}' is advised twice",
+                           f"the first is at line {advised[advice.action].span.line}; join the conditions with `or`")
+            advised.setdefault(advice.action, advice)
 
     def bind_params(self, params, ptypes) -> dict:
         out = {}

@@ -286,12 +286,24 @@ class Estimate(Node):
 
 
 @attrs.define(eq=False, repr=False)
+class Advice(Node):
+    """`consider ACTION only when "label" COND`: AI players offer themselves the action only while COND holds for
+    them (a free action worth taking only for what it enables). Not a rule: people may still take it."""
+
+    action: str
+    label: str
+    cond: Expr
+
+
+@attrs.define(eq=False, repr=False)
 class Heuristic(Decl):
     """`heuristic p { weigh … }`: how AI players judge an unfinished game for player p — the score if the game
-    ended now plus the weighted estimates. Not a rule: nothing in the game reads it."""
+    ended now plus the weighted estimates — and which actions they consider only at times (`advice`). Not a
+    rule: nothing in the game reads it."""
 
     var: str
     terms: list = attrs.Factory(list)
+    advice: list = attrs.Factory(list)
 
     @property
     def key(self) -> str:

@@ -236,6 +236,7 @@ class Builder:
         g.invariants = [(i.name, root(i.cond)) for i in sym.invariants]
         g.heuristic_var = sym.heuristic.var if sym.heuristic else "p"
         g.heuristic = [(t.label, t.weight, root(t.expr)) for t in sym.heuristic.terms] if sym.heuristic else []
+        g.advice = {a.action: (a.label, root(a.cond)) for a in sym.heuristic.advice} if sym.heuristic else {}
         g.zone_limits = {z.name: root(z.limit) for z in sym.zones.values() if z.limit is not None}
         g.presentation = self.presentation(sym.table) if sym.table else None
         g.score_seen = score_seen(sym) if sym.table and sym.scoring else ()
@@ -266,6 +267,7 @@ class Builder:
         g.scoring = [(form, label, fn(f)) for form, label, f in g.scoring]
         g.invariants = [(name, fn(f)) for name, f in g.invariants]
         g.heuristic = [(label, weight, fn(f)) for label, weight, f in g.heuristic]
+        g.advice = {name: (label, fn(f)) for name, (label, f) in g.advice.items()}
         g.zone_limits = {name: fn(f) for name, f in g.zone_limits.items()}
         if g.presentation is not None:
             g.presentation = [(form, var, fn(cells) if cells else None,

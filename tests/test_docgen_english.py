@@ -87,6 +87,15 @@ abilities "Small" {
 
 # (statement in a procedure `probe(p: player, q: player, g: Gem)`, its English)
 PHRASES = [
+    ("p.coins = p.coins - (q.coins - 1)", "Set the player's coins to the player's coins minus (the other player's "
+                                           "coins minus 1)."),
+    ("p.coins = p.coins - q.coins - 1", "Set the player's coins to the player's coins minus the other player's coins "
+                                         "minus 1."),
+    ("p.coins = (p.coins + 1) * 2", "Set the player's coins to (the player's coins plus 1) times 2."),
+    ("p.coins = 2 * (p.coins + q.coins)", "Set the player's coins to 2 × (the player's coins plus the other "
+                                           "player's coins)."),
+    ("p.coins = q.coins * 2 + (p.coins - 1) % 3", "Set the player's coins to the other player's coins times 2 plus "
+                                                   "(the player's coins minus 1) modulo 3."),
     ("gain_any(p, 2)", "The player gains 2 Crystals of any colours."),
     ("gain_any(p, 1)", "The player gains 1 Crystal of any colour."),
     ("for r in after(p) { gain_any(r, 1) }", "Each other player (in turn order after the player) gains 1 Crystal of "

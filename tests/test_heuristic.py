@@ -7,7 +7,7 @@ import pytest
 
 from interpreter import WishError, load_source
 from interpreter.agents import GreedyAgent, make_agent
-from interpreter.agents.search import rewards, values
+from interpreter.agents.search import advised_against, considered, rewards, values
 from interpreter.infoset import InfoSet
 from interpreter.scoring import estimates
 
@@ -199,3 +199,80 @@ def test_a_variant_may_judge_a_game_otherwise():
     patient = load_source(text, variant="Patient")
     assert patient.heuristic_var == "q"
     assert [(label, w) for label, w, _ in patient.heuristic] == [("coins put aside", 90)]
+
+
+ADVISED = '''
+game "Fiddling" { players 2..2 }
+player var stash: int = 0
+player var fiddles: int = 0
+"""Put a coin aside: it scores."""
+action save() { you.stash += 1 }
+"""Fiddle with the coins: the heuristic likes it, the score does not."""
+action fiddle() { you.fiddles += 1 }
+action idle() { }
+heuristic p {
+  weigh 10% "coins put aside" p.stash
+  weigh 300% "fiddles" p.fiddles
+  consider fiddle only when "two coins are aside" p.stash >= 2
+}
+play {
+  repeat 3 {
+    for p in players { act one of save, fiddle, idle by p }
+  }
+}
+scoring p { score "stash" p.stash }
+'''
+
+
+def _root_classes(spec: str, st, seat: int = 0) -> set:
+    agent = make_agent(spec, seat, 5)
+    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    return {cls[0] for cls, row in agent.last_root.stats[seat].items() if row[0]}
+
+
+def test_advice_keeps_an_action_out_of_greedy_and_mcts_while_its_condition_fails():
+    game = load_source(ADVISED)
+    assert list(game.advice) == ["fiddle"]
+    st = game.new_state(2, seed=1)
+    info = InfoSet(st, 0)
+    assert make_agent("greedy", 0, 1).act(None, st.legal_actions(0), info=info).label == "save"
+    assert make_agent("greedy:advice=0", 0, 1).act(None, st.legal_actions(0), info=info).label == "fiddle"
+    for rollout in (0, 10):
+        assert _root_classes(f"mcts:iterations=40;rollout={rollout}", st) == {"save", "idle"}
+        assert _root_classes(f"mcts:iterations=40;rollout={rollout};advice=0", st) == {"save", "fiddle", "idle"}
+
+
+def test_advice_lets_the_action_in_once_its_condition_holds_for_the_player_choosing():
+    game = load_source(ADVISED)
+    st = game.new_state(2, seed=1)
+    for _ in range(2):
+        st.apply("save")
+        st.apply("idle")
+    assert make_agent("greedy", 0, 1).act(None, st.legal_actions(0), info=InfoSet(st, 0)).label == "fiddle"
+    assert "fiddle" in _root_classes("mcts:iterations=40;rollout=0", st)
+    assert _root_classes("mcts:iterations=40;rollout=0", st, 0) != set()
+    st.apply("fiddle")  # player 2 has no coin aside: fiddling is still advised against for them
+    assert _root_classes("mcts:iterations=40;rollout=0", st, 1) == {"save", "idle"}
+
+
+def test_advice_never_empties_a_choice():
+    """Every option is the advised action (two ways to fiddle): all stay offered."""
+    game = load_source(ADVISED.replace("act one of save, fiddle, idle by p", "act one of fiddle by p")
+                       .replace("action fiddle() { you.fiddles += 1 }", "action fiddle(n in [1, 2]) { you.fiddles += n }"))
+    st = game.new_state(2, seed=1)
+    actions = st.legal_actions(0)
+    assert advised_against(st, 0) == {"fiddle"} and considered(actions, frozenset({"fiddle"})) == [0, 1]
+    assert make_agent("greedy", 0, 1).act(None, actions, info=InfoSet(st, 0)).label == "fiddle 2"
+    assert _root_classes("mcts:iterations=20;rollout=0", st) == {"fiddle"}
+
+
+def test_the_sheet_shows_the_advice_to_designers(tmp_path):
+    from docgen.render import render_sheet
+
+    path = tmp_path / "fiddling.wish"
+    path.write_text(ADVISED, encoding="utf-8")
+    md = render_sheet(str(path))
+    part = md[md.index("## For designers: how the AI players judge a game"):]
+    assert "- **fiddle** only when two coins are aside: your stash is at least 2" in part
+    html = render_sheet(str(path), fmt="html")
+    assert "<strong>fiddle</strong> only when two coins are aside" in html

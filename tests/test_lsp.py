@@ -442,3 +442,15 @@ def test_definition_of_a_replacement_is_the_definition_it_replaces(project):
 def test_every_kind_of_definition_has_a_completion_kind():
     """A kind of definition added without an LSP completion kind would fail when offered (server.completion)."""
     assert set(DefKind) <= set(KINDS)
+
+
+def test_an_advised_action_leads_to_its_definition_and_the_heuristic_completes_consider(project):
+    from wishdsl.lsp.index import definition_at
+
+    wish = (project / "wish.wish").read_text(encoding="utf-8")
+    a = analyse(wish, str(project / "wish.wish"))
+    d = definition_at(a, where(wish, "consider trade", len("consider ")))
+    assert (d.kind, d.span.line - 1) == (DefKind.ACTION, line_of(project / "wish.wish", "action trade()"))
+    inside = wish.replace("  consider trade", "  co\n  consider trade")
+    a = analyse(inside, str(project / "wish.wish"), previous=a)
+    assert {i.label for i in completions(a, where(inside, "  co\n", 4))} == {"weigh", "consider"}

@@ -71,3 +71,29 @@ def test_ai_players_choose_djinns_by_their_edge(spec):
                 picks.append(action.label.rsplit(" ", 1)[-1])
             st.apply(action)
         assert picks == best[:2], (seed, picks)
+
+
+def test_the_ai_considers_a_free_trade_only_when_trades_would_pay_for_a_wish_in_hand():
+    """The heuristic's advice (`consider trade only when …`): in random games the free trade is legal at many
+    choices of action; the advice keeps it from the AI players at some and lets it in at others, and a searching
+    agent then takes no trade where it is advised against."""
+    from interpreter.agents.search import advised_against
+    from interpreter.infoset import InfoSet
+
+    game = load_game(WISH)
+    verdicts = []
+    for seed in range(6):
+        st = game.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over:
+            seat = st.to_move[0]
+            labels = [a.label for a in st.legal_actions(seat)]
+            if st.decision.prompt == "Take an action" and "trade" in labels:
+                against = "trade" in advised_against(st, seat)
+                verdicts.append(against)
+                if against and verdicts.count(True) <= 3:
+                    agent = make_agent("mcts:iterations=40;rollout=0;probe=1", seat, seed)
+                    agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+                    assert all(cls[0] != "trade" for cls in agent.last_root.stats[seat]), seed
+            st.apply(rng.choice(st.legal_actions()))
+    assert verdicts.count(True) > 10 and verdicts.count(False) > 10, (verdicts.count(True), verdicts.count(False))

@@ -7,7 +7,8 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
-from .search import answer_others, check_option, judging, margin, percents, values
+from .search import (advised_against, answer_others, check_flag, check_option, considered, judging, margin, percents,
+                     values)
 
 WIN = 1000.0  # a finished game counts this much more than any difference in score
 
@@ -22,19 +23,24 @@ class GreedyAgent(Agent):
 
     An action is judged by where it ends, not by its first step: the choices the agent itself makes while
     its action resolves (which Crystal to take, then which three to give in a trade) are made greedily
-    too, up to `inner` choices deep (0: judged at its first step)."""
+    too, up to `inner` choices deep (0: judged at its first step).
+
+    The game's advice (`consider ACTION only when …` in its heuristic) leaves out an action while its condition
+    does not hold for the agent, judged on the first sampled state (`advice=0`: every action is weighed)."""
 
     name = "greedy"
-    options = {"samples": int, "heuristic": int, "weights": percents, "inner": int}
+    options = {"samples": int, "heuristic": int, "weights": percents, "inner": int, "advice": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, samples: int = 4, heuristic: int = 1, weights=None,
-                 inner: int = 8):
+                 inner: int = 8, advice: int = 1):
         super().__init__(seat, seed)
         check_option("greedy", "samples", samples, 1)
         check_option("greedy", "inner", inner, 0)
+        check_flag("greedy", "advice", advice)
         self.samples, self.weights, self.inner = samples, judging(heuristic, weights, "greedy"), inner
+        self.advice = advice
         self.rng = random.Random(seed)
 
     def act(self, view, actions: list, info=None) -> Action:
@@ -43,12 +49,15 @@ class GreedyAgent(Agent):
         if len(actions) == 1:
             return actions[0]
         totals = [0.0] * len(actions)
+        keep = None
         for _ in range(self.samples):
             world = info.sample(self.rng)
-            for i, action in enumerate(actions):
-                totals[i] += self._value(world, action)
-        best = max(totals)
-        return self.rng.choice([a for a, t in zip(actions, totals) if t == best])
+            if keep is None:
+                keep = considered(actions, advised_against(world, self.seat) if self.advice else frozenset())
+            for i in keep:
+                totals[i] += self._value(world, actions[i])
+        best = max([totals[i] for i in keep])
+        return self.rng.choice([actions[i] for i in keep if totals[i] == best])
 
     def _value(self, world, action: Action) -> float:
         st = self._after(world, action)

@@ -87,6 +87,13 @@ to a few promising options and deeper along them instead of to every one of a Wi
 in Wish: no gain (`widen=1` won 48.0% of 300 games against the same search without it, `widen=0.5` 46.2%), so
 it is off by default.
 
+A game may advise its AI players in its heuristic: `consider trade only when "…" COND` keeps the action out of
+every choice of actions (in the tree and in rollouts) while COND does not hold for the player choosing, evaluated
+in the sampled state (so it reads nothing the seat could not know in that sample). A free action offered at every
+step of a turn is otherwise a near-copy of the whole choice: its subtree holds every other option after it, and
+with a few samples an option the noise favours is taken. Measured in Wish (README, *AI players*). `advice=0`
+ignores the advice.
+
 `last_root` keeps the tree of the last decision, for inspection.
 """
 from __future__ import annotations
@@ -102,7 +109,8 @@ from ..draws import randrange
 from ..engine import Action
 from ..views import Unseen
 from . import Agent, parallel
-from .search import check_flag, check_option, judging, percents, rewards, score_scale
+from .search import (advised_against, check_flag, check_option, considered, judging, percents, rewards,
+                     score_scale)
 
 MAX_INNER = 8  # `pool`'s default and most: choices in a row pooled in one node, then they branch again
 MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
@@ -140,19 +148,21 @@ class MctsAgent(Agent):
     worker processes, each growing its own tree, and the root statistics are added up (agents/parallel.py);
     `last_root` is then this process's tree. With `reuse` the subtree below the option taken grows on at the
     seat's next decision when that comes right after. With `widen` UCB picks among at most `widen` × √n options
-    of a node (progressive widening)."""
+    of a node (progressive widening). The game's advice (`consider ACTION only when …`) is followed in the tree
+    and in rollouts unless `advice` is 0."""
 
     name = "mcts"
     options = {"iterations": int, "time": float, "jobs": int, "c": float, "rollout": int, "epsilon": float,
                "merge": int, "probe": int, "heuristic": int, "weights": percents, "groups": int, "reuse": int,
-               "clock": int, "backprobe": int, "pool": int, "widen": float}
+               "clock": int, "backprobe": int, "pool": int, "widen": float, "advice": int}
     uses_view = False
     uses_infoset = True
 
     def __init__(self, seat: int, seed: int = 0, iterations: Optional[int] = None, c: float = 0.7,
                  rollout: int = 10, epsilon: float = 0.4, merge: int = 1, probe: int = 0, heuristic: int = 1,
                  time: Optional[float] = None, weights: Optional[tuple] = None, jobs: int = 1, groups: int = 0,
-                 reuse: int = 0, clock: int = 0, backprobe: int = 1, pool: int = MAX_INNER, widen: float = 0.0):
+                 reuse: int = 0, clock: int = 0, backprobe: int = 1, pool: int = MAX_INNER, widen: float = 0.0,
+                 advice: int = 1):
         super().__init__(seat, seed)
         check_option("mcts", "jobs", jobs, 1)
         if jobs > parallel.MAX_JOBS:
@@ -175,18 +185,19 @@ class MctsAgent(Agent):
         check_flag("mcts", "reuse", reuse)
         check_flag("mcts", "clock", clock)
         check_flag("mcts", "backprobe", backprobe)
+        check_flag("mcts", "advice", advice)
         check_option("mcts", "pool", pool, 0)
         if pool > MAX_INNER:
             raise WishError(f"agent option mcts:pool={pool}: at most {MAX_INNER} choices in a row")
         check_option("mcts", "widen", widen, 0.0)
-        self.backprobe, self.pool, self.widen = backprobe, pool, widen
+        self.backprobe, self.pool, self.widen, self.advice = backprobe, pool, widen, advice
         self.epsilon, self.merge, self.probe, self.groups, self.reuse = epsilon, merge, probe, groups, reuse
         self.weights = judging(heuristic, weights, "mcts")
         self.jobs, self.clock, self.saved = jobs, clock, 0.0
         self.tree_options = {"time": time, "c": c, "rollout": rollout, "epsilon": epsilon, "merge": merge,
                              "probe": probe, "heuristic": heuristic, "weights": weights,
                              "groups": groups, "clock": clock, "backprobe": backprobe,
-                             "pool": pool, "widen": widen}  # a worker's tree
+                             "pool": pool, "widen": widen, "advice": advice}  # a worker's tree
         self.rng = random.Random(seed)
         self.classes: dict = {}
         self.offers: dict = {}  # (node, player) → the option classes offered there in this iteration
@@ -360,11 +371,13 @@ class MctsAgent(Agent):
                 return
             for p in list(st.to_move):
                 actions = st.legal_actions(p)
-                j = randrange(rng, len(actions))
+                indices = considered(actions, advised_against(st, p)) if self.advice else range(len(actions))
+                j = indices[randrange(rng, len(indices))]
                 if rng.random() >= self.epsilon:
                     best = -1.0
-                    for i, key in enumerate(st.legal_keys(p)):
-                        entry = mast.get((p, classes(key)))
+                    keys = st.legal_keys(p)
+                    for i in indices:
+                        entry = mast.get((p, classes(keys[i])))
                         if entry is not None and entry[1] / entry[0] > best:
                             j, best = i, entry[1] / entry[0]
                 action = actions[j]
@@ -412,8 +425,9 @@ class MctsAgent(Agent):
         table = node.stats.setdefault(player, {})
         concrete: dict = {}
         actions = st.legal_actions(player)
-        for i, key in enumerate(st.legal_keys(player)):
-            concrete.setdefault(self._class(key), []).append(i)
+        keys = st.legal_keys(player)
+        for i in considered(actions, advised_against(st, player)) if self.advice else range(len(actions)):
+            concrete.setdefault(self._class(keys[i]), []).append(i)
         classes = list(concrete)
         self.offers[node, player] = classes
         low, high = node.ranges.get(player, (0.0, 1.0))

@@ -98,3 +98,23 @@ def rewards(st, scale: float, weights: Optional[tuple] = None) -> list:
         lead = 1.0 / len(win) if p in win else 0.0
         out.append(0.05 + 0.1 * lead + 0.4 * (1.0 + rel))
     return out
+
+
+def advised_against(st, player: int) -> frozenset:
+    """The actions `player` does not consider now, by the game's advice (`consider ACTION only when "…" COND`
+    in its heuristic): those whose condition does not hold for them. Empty outside a choice of actions."""
+    advice = st.game.advice
+    d = st.decision
+    if not advice or d is None or d.kinds != "act":
+        return frozenset()
+    env = {st.game.heuristic_var: player}
+    return frozenset([name for name, (_, cond) in advice.items() if not cond(st, env)])
+
+
+def considered(actions: list, against: frozenset) -> list:
+    """The indices of `actions` to consider: those the advice is not against, or all when it is against every
+    one (advice narrows a choice, it never empties one)."""
+    if not against:
+        return list(range(len(actions)))
+    kept = [i for i, a in enumerate(actions) if a.value[0] not in against]
+    return kept or list(range(len(actions)))

@@ -30,7 +30,7 @@ from .index import IDENT_ORDER, PER_PLAYER, PSEUDO, DefKind
 DECLARATION_WORDS = DECLARATIONS | OPENS_BEFORE_BRACE
 STATEMENT_WORDS = RESERVED - CONSTANTS - OPERATOR_WORDS - {"then"}
 EXPRESSION_WORDS = (KEYWORDS | CONSTANTS | OPERATOR_WORDS) - STATEMENT_WORDS | {"if", "else", "for"}
-BLOCK_WORDS = {"game": {"players", "source"}, "scoring": {"score", "tiebreak", "lose"}, "heuristic": {"weigh"},
+BLOCK_WORDS = {"game": {"players", "source"}, "scoring": {"score", "tiebreak", "lose"}, "heuristic": {"weigh", "consider"},
                "abilities": {"instant", "when", "static"}, "table": {"board", "panel", "shared"},
                "board": {"zone"}, "panel": {"zone"}, "shared": {"zone"}, "card": {"active"}, "enum": set(),
                "cards": set()}

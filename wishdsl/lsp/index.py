@@ -281,7 +281,7 @@ def _kinds_of(node) -> tuple:
         return (K.ENUM, K.CARD_KIND)
     if isinstance(node, (A.Emit, A.EventPattern)) and not getattr(node, "form", "custom") == "changed":
         return (K.EVENT,)
-    if isinstance(node, A.Act):
+    if isinstance(node, (A.Act, A.Advice)):
         return (K.ACTION,)
     if isinstance(node, A.StaticMod):
         return (K.PPARAM, K.PARAM)
@@ -306,6 +306,8 @@ BINDERS = (A.ParamDecl, A.ActionParam, A.Let, A.For, A.GenClause, A.Simultaneous
 def _names(node, word: str) -> bool:
     if isinstance(node, A.Act):
         return word in node.actions
+    if isinstance(node, A.Advice):
+        return node.action == word
     if isinstance(node, (A.For, A.GenClause, A.Simultaneous)):
         return node.var == word
     return getattr(node, "name", None) == word and not isinstance(node, A.Decl)

@@ -78,6 +78,7 @@ def _parts(d) -> list:
         out += [(s, s.label or f"{s.form} if …", KEY, s.form) for s in d.steps]
     if isinstance(d, A.Heuristic):
         out += [(t, t.label, KEY, f"weigh {t.weight}%") for t in d.terms]
+        out += [(t, t.label, KEY, f"consider {t.action}") for t in d.advice]
     return out
 
 
