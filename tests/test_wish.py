@@ -73,14 +73,45 @@ def test_ai_players_choose_djinns_by_their_edge(spec):
         assert picks == best[:2], (seed, picks)
 
 
+def _pays_after_trades(held: tuple, cost: tuple, ratio: int) -> bool:
+    """Brute force: can trades (take one Crystal of a colour, give `ratio` Crystals of other colours) turn the
+    Crystals `held` into ones that pay `cost`, which they do not pay yet? (The supply taken as unlimited.)"""
+    def pays(c):
+        return all(h >= n for h, n in zip(c, cost))
+
+    if pays(held):
+        return False
+    frontier, seen = {held}, {held}
+    for _ in range(sum(max(n - h, 0) for h, n in zip(held, cost))):
+        nxt = set()
+        for c in frontier:
+            for take in range(len(c)):
+                gives = {()}
+                for _ in range(ratio):
+                    gives = {tuple(sorted(g + (x,))) for g in gives for x in range(len(c))
+                             if x != take and c[x] > g.count(x)}
+                for g in gives:
+                    after = tuple(n + (i == take) - g.count(i) for i, n in enumerate(c))
+                    if pays(after):
+                        return True
+                    if after not in seen:
+                        seen.add(after)
+                        nxt.add(after)
+        frontier = nxt
+    return False
+
+
 def test_the_ai_considers_a_free_trade_only_when_trades_would_pay_for_a_wish_in_hand():
-    """The heuristic's advice (`consider trade only when …`): in random games the free trade is legal at many
-    choices of action; the advice keeps it from the AI players at some and lets it in at others, and a searching
-    agent then takes no trade where it is advised against."""
+    """The heuristic's advice (`consider trade only when …`), against a brute force over trades: in random games
+    the free trade is legal at many choices of action; the advice keeps it from the AI players exactly where no
+    sequence of trades pays for a Wish in hand, and a searching agent then takes no trade."""
     from interpreter.agents.search import advised_against
     from interpreter.infoset import InfoSet
 
     game = load_game(WISH)
+    g = game
+    crystals, djinn = g.pvar_index["crystals"], g.pvar_index["djinn"]
+    hand = g.pzone_index["hand"]
     verdicts = []
     for seed in range(6):
         st = game.new_state(2, seed=seed)
@@ -90,6 +121,10 @@ def test_the_ai_considers_a_free_trade_only_when_trades_would_pay_for_a_wish_in_
             labels = [a.label for a in st.legal_actions(seat)]
             if st.decision.prompt == "Take an action" and "trade" in labels:
                 against = "trade" in advised_against(st, seat)
+                held = st.pvars[seat][crystals]
+                ratio = 2 if st.pvars[seat][djinn] == "air" else 3
+                costs = [g.card_defs[c].fields["cost"] for c in st.zones[st.pzone_slot(hand, seat)]]
+                assert against != any(_pays_after_trades(held, cost, ratio) for cost in costs), (seed, held, costs)
                 verdicts.append(against)
                 if against and verdicts.count(True) <= 3:
                     agent = make_agent("mcts:iterations=40;rollout=0;probe=1", seat, seed)
