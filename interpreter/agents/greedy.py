@@ -7,8 +7,7 @@ from dsl.errors import WishError
 
 from ..engine import Action
 from . import Agent
-from .search import (advised_against, answer_others, check_flag, check_option, considered, judging, margin, percents,
-                     values)
+from .search import answer_others, check_flag, check_option, considered, judging, margin, percents, values
 
 WIN = 1000.0  # a finished game counts this much more than any difference in score
 
@@ -53,7 +52,7 @@ class GreedyAgent(Agent):
         for _ in range(self.samples):
             world = info.sample(self.rng)
             if keep is None:
-                keep = considered(actions, advised_against(world, self.seat) if self.advice else frozenset())
+                keep = considered(world, self.seat, actions, self.advice)
             for i in keep:
                 totals[i] += self._value(world, actions[i])
         best = max([totals[i] for i in keep])

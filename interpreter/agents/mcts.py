@@ -109,8 +109,7 @@ from ..draws import randrange
 from ..engine import Action
 from ..views import Unseen
 from . import Agent, parallel
-from .search import (advised_against, check_flag, check_option, considered, judging, percents, rewards,
-                     score_scale)
+from .search import check_flag, check_option, considered, judging, percents, rewards, score_scale
 
 MAX_INNER = 8  # `pool`'s default and most: choices in a row pooled in one node, then they branch again
 MAX_TIME = 3600.0  # seconds a decision may be given (`time=`)
@@ -371,7 +370,7 @@ class MctsAgent(Agent):
                 return
             for p in list(st.to_move):
                 actions = st.legal_actions(p)
-                indices = considered(actions, advised_against(st, p)) if self.advice else range(len(actions))
+                indices = considered(st, p, actions, self.advice)
                 j = indices[randrange(rng, len(indices))]
                 if rng.random() >= self.epsilon:
                     best = -1.0
@@ -426,7 +425,7 @@ class MctsAgent(Agent):
         concrete: dict = {}
         actions = st.legal_actions(player)
         keys = st.legal_keys(player)
-        for i in considered(actions, advised_against(st, player)) if self.advice else range(len(actions)):
+        for i in considered(st, player, actions, self.advice):
             concrete.setdefault(self._class(keys[i]), []).append(i)
         classes = list(concrete)
         self.offers[node, player] = classes

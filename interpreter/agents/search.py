@@ -111,10 +111,13 @@ def advised_against(st, player: int) -> frozenset:
     return frozenset([name for name, (_, cond) in advice.items() if not cond(st, env)])
 
 
-def considered(actions: list, against: frozenset) -> list:
-    """The indices of `actions` to consider: those the advice is not against, or all when it is against every
-    one (advice narrows a choice, it never empties one)."""
-    if not against:
-        return list(range(len(actions)))
-    kept = [i for i, a in enumerate(actions) if a.value[0] not in against]
-    return kept or list(range(len(actions)))
+def considered(st, player: int, actions: list, follow: int = 1):
+    """The indices of `actions` (`player`'s options in `st`) a searching agent weighs: with `follow`, those the
+    game's advice is not against (`advised_against`), or all when it is against every one (advice narrows a
+    choice, it never empties one)."""
+    against = advised_against(st, player) if follow else ()
+    if against:
+        kept = [i for i, a in enumerate(actions) if a.value[0] not in against]
+        if kept:
+            return kept
+    return range(len(actions))
