@@ -27,6 +27,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from interpreter import load_game  # noqa: E402
+from interpreter.native_rules import describe  # noqa: E402
 from wishdsl.simulate import Runner, Setup, summary_of  # noqa: E402
 
 AGENT = "mcts:iterations=160;rollout=0;probe=1"
@@ -142,6 +144,7 @@ def main(argv=None) -> int:
         ap.error(f"--players {args.players}: table sizes are whole numbers separated by commas (2,3,4)")
     if args.write and (problem := target_problem(Path(args.write))):
         ap.error(problem)
+    print(describe(load_game(args.game, args.variant)), file=sys.stderr)
     docs, seconds = [], []
     for i, players in enumerate(sizes):
         games = args.games if i == 0 else args.games_more

@@ -34,6 +34,7 @@ if str(REPO) not in sys.path:
 from interpreter import load_game  # noqa: E402
 from interpreter.agents import agent_seed, ask, make_agent  # noqa: E402
 from interpreter.infoset import InfoSet  # noqa: E402
+from interpreter.native_rules import describe  # noqa: E402
 
 MAX_DECISIONS = 1500
 # 3 Wishes is searched with probes and no rollouts: a new option starts at the reward one step after it (a peek is
@@ -180,6 +181,7 @@ def main(argv=None) -> int:
         if name == "wish" and args.wish_mcts:
             mcts = args.wish_mcts
         games = {"wish": args.wish_games, "three_wishes": args.three_wishes_games}.get(name, args.games)
+        print(describe(load_game(str(REPO / GAMES[name][0]))), flush=True)
         for a, b in ((mcts, "random"), (mcts, "greedy"), ("greedy", "random")):
             if not args.tables_only:
                 print(report(match(name, a, b, games, args.seed)), flush=True)

@@ -197,6 +197,19 @@ def available() -> Optional[str]:
     return None
 
 
+def describe(game) -> str:
+    """How `game` runs, in one line for a measurement's header: its rules compiled to machine code or run as Python,
+    and the engine's modules (native.summary). A time budget holds fewer iterations in a slower build."""
+    if game.rules.native is not None:
+        rules = "rules compiled to machine code"
+    elif native.pure_requested():
+        rules = "rules run as Python (WISHDSL_PURE=1)"
+    else:
+        variant = f' --variant "{game.variant}"' if game.variant else ""
+        rules = f"rules run as Python (`wishdsl build{variant} {game.path}` compiles them)"
+    return f"{Path(game.path).name}: {rules}; {native.summary()}"
+
+
 if __name__ == "__main__":
     try:
         _compile_here(sys.argv[1], sys.argv[2])

@@ -108,6 +108,9 @@ def test_the_key_is_what_the_rules_are_not_where_the_file_is():
 def test_without_a_build_the_rules_run_as_python():
     game = load_game("games/three_wishes.wish", "Match")
     assert game.rules.native is None and game.explainable() is game
+    assert native_rules.describe(game).startswith(
+        'three_wishes.wish: rules run as Python (`wishdsl build --variant "Match" games/three_wishes.wish` '
+        "compiles them); engine: ")
 
 
 def test_a_built_game_loads_as_machine_code_from_any_spelling_of_its_path(built):
@@ -115,12 +118,15 @@ def test_a_built_game_loads_as_machine_code_from_any_spelling_of_its_path(built)
         again = cache.load(path, None, built.allow, Rules.namespace_of)
         assert again.rules.native == built.rules.native
         assert type(again.rules.blocks[0]).__name__ != "function"  # not a Python function
+        assert native_rules.describe(again).startswith("wunschmaschine.wish: rules compiled to machine code; engine")
 
 
 def test_pure_python_is_asked_for(built_key, monkeypatch):
     monkeypatch.setenv("WISHDSL_PURE", "1")
     assert native_rules.namespace(built_key) is None
-    assert cache.load(WM, None, load_game(WM).allow, Rules.namespace_of).rules.native is None
+    game = cache.load(WM, None, load_game(WM).allow, Rules.namespace_of)
+    assert game.rules.native is None
+    assert "rules run as Python (WISHDSL_PURE=1); engine: pure Python" in native_rules.describe(game)
 
 
 def test_a_folder_others_may_write_to_is_not_trusted(built, monkeypatch, tmp_path):
