@@ -30,6 +30,17 @@ def _doc(tok: str) -> str:
     return inspect.cleandoc(tok[3:-3])
 
 
+def _flat(decls) -> list:
+    """Declarations in order, an extends and the variant after it (`extends_then_variant`, a list) as two."""
+    out = []
+    for d in decls:
+        if isinstance(d, list):
+            out.extend(d)
+        else:
+            out.append(d)
+    return out
+
+
 @v_args(inline=True, meta=True)
 class ToAst(Transformer):
     """Builds attrs nodes from Lark's tree; every node gets its span."""
@@ -60,7 +71,7 @@ class ToAst(Transformer):
 
     # -- top level
     def start(self, meta, *decls):
-        return A.Program(list(decls), path=self.path)
+        return A.Program(_flat(decls), path=self.path)
 
     def documented(self, meta, *items):
         items = list(items)
@@ -68,8 +79,9 @@ class ToAst(Transformer):
         if items and isinstance(items[0], Token) and items[0].type == "DOC":
             doc = _doc(items.pop(0))
         decl = items.pop()
-        decl.doc = doc
-        decl.annots = [a for a in items if isinstance(a, A.Annotation)]
+        first = decl[0] if isinstance(decl, list) else decl  # an extends and the variant after it: the extends'
+        first.doc = doc
+        first.annots = [a for a in items if isinstance(a, A.Annotation)]
         return decl
 
     def annotation(self, meta, name, text):
@@ -268,7 +280,7 @@ class ToAst(Transformer):
         return A.Advice(str(action), _unquote(label), cond, span=self._span(meta))
 
     def variant_decl(self, meta, name, *decls):
-        return A.Variant(_unquote(name), list(decls), span=self._span(meta))
+        return A.Variant(_unquote(name), _flat(decls), span=self._span(meta))
 
     def invariant_decl(self, meta, name, cond):
         return A.Invariant(_unquote(name), cond, span=self._span(meta))
@@ -312,6 +324,12 @@ class ToAst(Transformer):
 
     def extends_decl(self, meta, path, variant):
         return A.Extends(_unquote(path), _unquote(variant) if variant is not None else None, span=self._span(meta))
+
+    def extends_then_variant(self, meta, path, variant):
+        """Two declarations: the extends (without a variant of its own) and the variant declared after it."""
+        k = self.lines_before
+        span = A.Span(self.path, meta.line + k, meta.column, path.end_line + k, path.end_column)
+        return [A.Extends(_unquote(path), None, span=span), variant]
 
     # -- statements
     def block(self, meta, *stmts):

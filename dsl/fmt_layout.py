@@ -108,6 +108,8 @@ def _mark(rule: str, kids: list, toks: dict, Token) -> None:
             _first(k, toks).item = True
             if isinstance(k, Token):
                 break
+    elif rule == "extends_then_variant":  # the variant declared after the extends starts a line of its own
+        _first(kids[-1], toks).item = True
     elif rule == "empty_stmt":
         mine[0].item, mine[0].glue = False, True
     elif rule == "if_stmt":

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
@@ -270,6 +270,7 @@ LAYOUTS = {**TERMINALS,
 @pytest.mark.heavy
 @GENERATED
 @given(from_lark(GRAMMAR, explicit=LAYOUTS))
+@example('extends"s"\nvariant"s"# notegame"s"\n{}')  # an extends, then a variant declared after it
 def test_generated_programs_format_to_a_fixed_point_that_says_the_same(text):
     try:
         before = parse(text, "gen.wish", cached=False)

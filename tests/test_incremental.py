@@ -84,6 +84,19 @@ def test_generated_programs_parse_the_same_part_by_part(text):
     same_or_deferred(text, "g.wish")
 
 
+@pytest.mark.parametrize("text, expected", [
+    ('extends "s"\nvariant "v"\n', [("Extends", "v")]),
+    ('extends "s" variant "v"\n', [("Extends", "v")]),
+    ('extends "s"\nvariant "w" {}\n', [("Extends", None), ("Variant", "w")]),
+    ('extends "s" variant "v"\nvariant "w" {}\n', [("Extends", "v"), ("Variant", "w")]),
+    ('extends"s"\nvariant"s"# notegame"s"\n{}', [("Extends", None), ("Variant", "s")]),  # found by Hypothesis
+])
+def test_a_variant_declared_after_an_extends_is_a_declaration_both_ways(text, expected):
+    assert same_or_deferred(text, "x.wish") is not None or whole(text, "x.wish") is not None
+    decls = P.parse(text, "x.wish", cached=False).decls
+    assert [(type(d).__name__, d.variant if isinstance(d, A.Extends) else d.name) for d in decls] == expected
+
+
 def test_a_part_is_a_declaration_with_its_doc_string_and_annotations():
     text = ('# a game\n\ngame "G" { players 1..2 }\n"""The deck."""\n@reads("the deck")\nzone deck: C hidden\n'
             'card C {\n  n: int\n}\n# the end\n')
