@@ -88,6 +88,7 @@ def test_generated_programs_parse_the_same_part_by_part(text):
     ('extends "s"\nvariant "v"\n', [("Extends", "v")]),
     ('extends "s" variant "v"\n', [("Extends", "v")]),
     ('extends "s"\nvariant "w" {}\n', [("Extends", None), ("Variant", "w")]),
+    ('extends "s" variant "w" {}\n', [("Extends", None), ("Variant", "w")]),
     ('extends "s" variant "v"\nvariant "w" {}\n', [("Extends", "v"), ("Variant", "w")]),
     ('extends"s"\nvariant"s"# notegame"s"\n{}', [("Extends", None), ("Variant", "s")]),  # found by Hypothesis
 ])
