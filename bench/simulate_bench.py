@@ -22,6 +22,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from interpreter import load_game  # noqa: E402
+from interpreter.native_rules import describe  # noqa: E402
 from interpreter.agents import make_agents, play  # noqa: E402
 from wishdsl.coverage import CountingState  # noqa: E402
 from wishdsl.simulate import Runner, Setup, game_seed  # noqa: E402
@@ -78,7 +79,7 @@ def main(argv=None) -> int:
     jobs = [int(x) for x in args.jobs.split(",")]
     game = load_game(args.game, args.variant)
     plain, counting = plain_vs_counting(game, args.players, min(args.n, 200), args.seed, args.repeat)
-    print(f"{game.title}, {args.players} players, random agents")
+    print(f"{game.title}, {args.players} players, random agents; {describe(game)}")
     print(f"  one process, plain State:    {plain:8.1f} games per CPU second")
     print(f"  one process, CountingState:  {counting:8.1f} games per CPU second ({100 * (counting / plain - 1):+.1f}%)")
     setup = Setup(args.game, args.variant, args.players, ("random",))
