@@ -7,7 +7,8 @@
 Every seat is played by the same agent (default: MCTS on the game's heuristic, 160 iterations a decision, no
 rollouts, new options probed one step ahead; repeatable, unlike a time budget. In Wish on the 2-core machine 200
 two-player games take 9 minutes and the default table about 22; the strongest agent whose 200 two-player games fit
-in 40 minutes is `mcts:iterations=500;rollout=0;probe=1`, 34 minutes — pass it with `--agent`),
+in 40 minutes was `mcts:iterations=500;rollout=0;probe=1`, 34 minutes with the variant's rules not compiled (the
+machine's speed moves from day to day, README, *Balance by role*) — pass it with `--agent`),
 so a role's win rate is the game's balance as far as that agent can tell, and the table says how well it played
 (its mean score, and the winners'). The first table size gets `--games` games, the others `--games-more`
 (bigger tables take longer). Roles are what `wishdsl simulate` finds (per-player values fixed at set-up); play a
