@@ -1,13 +1,16 @@
 """MCTS with jobs=N: one tree here and one in each worker process, root statistics added up; repeatable for a
 number of iterations; a game that is not a file, or an agent inside a worker already, searches here alone."""
+import multiprocessing
 import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from interpreter import load_game, load_source
 from interpreter.agents import make_agent, parallel
+from interpreter.agents.mcts import MctsAgent
 from interpreter.agents.parallel import shares
 from interpreter.infoset import InfoSet
 
@@ -116,3 +119,48 @@ def test_inside_someone_elses_worker_process_the_search_stays_in_that_process(tm
                           timeout=120, cwd=repo, env={**os.environ, "PYTHONPATH": str(repo)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["(30,", "30)", "ended"]
+
+
+def test_the_task_is_in_the_workers_pipe_when_start_returns(monkeypatch):
+    """The search's compiled code keeps the interpreter lock: a pool's helper thread that had to write the task
+    to the worker waited for most of a quarter second, and the worker searched little (parallel.py). The caller
+    writes the task itself: it is in the pipe when `start` returns, and no thread was started for it."""
+    st, seat = decision()
+    ours, theirs = multiprocessing.Pipe()
+    worker = parallel.Worker.__new__(parallel.Worker)
+    worker.conn, worker.pending = ours, None
+    monkeypatch.setattr(parallel, "_workers", [worker])
+    options = dict(make_agent("mcts:iterations=20;jobs=2;rollout=3", seat, 11).tree_options)
+    threads = threading.active_count()
+    started = parallel.start(MctsAgent, InfoSet(st, seat), options, [5], [10])
+    assert threading.active_count() == threads
+    assert theirs.poll(0)
+    serial, task = theirs.recv()
+    assert task == started[0][0] and worker.pending == serial
+    theirs.send((serial, ("ok", parallel.search(task))))
+    assert parallel.merged({}, started)[1] == 10
+
+
+def test_an_answer_left_from_an_abandoned_search_is_not_taken_for_the_next():
+    st, seat = decision()
+    info = InfoSet(st, seat)
+    options = dict(make_agent("mcts:iterations=20;jobs=2;rollout=3", seat, 11).tree_options)
+    parallel.start(MctsAgent, info, options, [1], [25])  # never merged: its decision was abandoned
+    started = parallel.start(MctsAgent, info, options, [2], [10])
+    again = parallel.merged({}, started)
+    here = parallel.merged({}, [(started[0][0], None)])  # the same search grown in this process
+    assert again == here and again[1] == 10
+
+
+def test_a_worker_that_died_is_replaced_by_growing_its_tree_here(monkeypatch):
+    st, seat = decision()
+    agent = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 4)
+    choice = agent.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    for worker in parallel._workers:
+        worker.process.kill()
+        worker.process.join()
+    monkeypatch.setattr(parallel, "_broken", False)
+    again = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 4)
+    assert again.act(None, st.legal_actions(seat), info=InfoSet(st, seat)).label == choice.label
+    assert again.last_stats == agent.last_stats and again.last_iterations == 30
+    assert parallel._broken and not parallel._workers

@@ -3,13 +3,16 @@ processes, each on its own samples of the same information set, and adds up thei
 class (visits and rewards), as Chaslot, Winands and van den Herik's root parallelisation does.
 
 The workers load the game from its file (once per process) and rebuild the seat's information set from its
-text (`InfoSet.to_json`); they are started once and kept for later decisions. A game that is not a file on
-disk, or an agent already running inside a worker process of its own (`wishdsl simulate --jobs`, a web
-table's AI seat, a user's process pool), searches in this process alone. With a number of iterations the
-search is repeatable: the iterations are shared out in a fixed way and every worker's seed comes from the
-agent's generator. Where worker processes cannot start (a program read from standard input cannot be started
-again by `spawn`), the workers' trees are grown here, one after the other, with the same seeds: the same
-choice, in more time.
+text (`InfoSet.to_json`); they are started once and kept for later decisions. Each has a pipe of its own, and a
+search's task is written to it by the caller itself before its own tree grows: a pool's helper threads would
+have to wait for the interpreter lock, which the search's compiled code does not give up, and measured in Wish
+(`mcts:time=0.25;jobs=2`) the worker then received its task after most of the quarter second had gone — about
+as many iterations a decision as one process. A game that is not a file on disk, or an agent already running
+inside a worker process of its own (`wishdsl simulate --jobs`, a web table's AI seat, a user's process pool),
+searches in this process alone. With a number of iterations the search is repeatable: the iterations are shared
+out in a fixed way and every worker's seed comes from the agent's generator. Where worker processes cannot start
+or die (a program read from standard input cannot be started again by `spawn`), the workers' trees are grown
+here, one after the other, with the same seeds: the same choice, in more time.
 """
 from __future__ import annotations
 
@@ -22,9 +25,42 @@ from ..infoset import InfoSet
 
 MAX_JOBS = 64
 
-_pool = None
-_pool_size = 0
-_broken = False  # worker processes could not start: grow the workers' trees here
+_workers: list = []  # the worker processes started so far, kept for later decisions
+_broken = False  # worker processes could not start or died: grow the workers' trees here
+_serial = 0  # the number of the last task handed out, so that a late answer is never taken for a newer one's
+
+
+class Worker:
+    """A worker process and this process's end of its pipe; `pending`: the number of the task it is working
+    on and has not answered yet, else None."""
+
+    def __init__(self, context):
+        self.conn, there = context.Pipe()
+        self.process = context.Process(target=serve, args=(there,), daemon=True, name="wishdsl-mcts")
+        self.process.start()
+        there.close()
+        self.pending = None
+
+    def give(self, task: tuple) -> None:
+        """Hand the worker a task (numbered `_serial`), after taking in any answer it still owes."""
+        if self.pending is not None:
+            self.take()
+        self.conn.send((_serial, task))
+        self.pending = _serial
+
+    def take(self):
+        """The answer to the worker's pending task: ("ok", result) or ("error", exception)."""
+        while True:
+            serial, answer = self.conn.recv()
+            if serial == self.pending:
+                self.pending = None
+                return answer
+
+    def stop(self) -> None:
+        self.conn.close()
+        self.process.join(timeout=2)
+        if self.process.is_alive():
+            self.process.terminate()
 
 
 def usable(jobs: int, game) -> bool:
@@ -46,18 +82,29 @@ def shares(iterations: int, jobs: int) -> list:
 
 
 def start(maker, info, options: dict, seeds: list, counts: list) -> list:
-    """Start one search per worker: (task, future or None) pairs, a future of (the seat's root statistics,
-    iterations run). `maker(seat, seed=…, iterations=…, **options)` makes the agent whose `grow` grows a tree.
-    A search by time ends in every process when it ends here (a worker that starts late searches for less)."""
+    """Start one search per worker: (task, worker or None) pairs; a worker answers with (the seat's root
+    statistics, iterations run). `maker(seat, seed=…, iterations=…, **options)` makes the agent whose `grow`
+    grows a tree. A search by time ends in every process when it ends here (a worker that starts late searches
+    for less)."""
+    global _serial
     game = info.game
     text = info.to_json()
     until = None if options.get("time") is None else _time.time() + options["time"]
     tasks = [(maker, game.path, game.variant, game.allow, text, options, seed, count, until)
              for seed, count in zip(seeds, counts)]
-    if _broken:
+    workers = _started(len(tasks))
+    if workers is None:
         return [(task, None) for task in tasks]
-    pool = _workers(len(tasks))
-    return [(task, pool.submit(search, task)) for task in tasks]
+    _serial += 1
+    started = []
+    for task, worker in zip(tasks, workers):
+        try:
+            worker.give(task)
+        except (OSError, EOFError):
+            _lost()
+            worker = None
+        started.append((task, worker))
+    return started
 
 
 def merged(mine: dict, started: list) -> tuple:
@@ -65,8 +112,8 @@ def merged(mine: dict, started: list) -> tuple:
     class), and the iterations of all trees."""
     out = {key: list(value) for key, value in mine.items()}
     total = 0
-    for task, future in started:
-        stats, count = _result(task, future)
+    for task, worker in started:
+        stats, count = _result(task, worker)
         total += count
         for key, value in stats.items():
             row = out.setdefault(key, [0, 0.0, 0])
@@ -75,15 +122,17 @@ def merged(mine: dict, started: list) -> tuple:
     return out, total
 
 
-def _result(task: tuple, future) -> tuple:
-    global _broken, _pool
-    if future is not None:
-        from concurrent.futures.process import BrokenProcessPool
-
+def _result(task: tuple, worker) -> tuple:
+    """A worker's answer to `task`, or the same search grown here when there is no worker or it died."""
+    if worker is not None and not _broken:
         try:
-            return future.result()
-        except BrokenProcessPool:
-            _broken, _pool = True, None
+            kind, value = worker.take()
+        except (OSError, EOFError):
+            _lost()
+        else:
+            if kind == "error":
+                raise value
+            return value
     return search(task)
 
 
@@ -98,21 +147,44 @@ def search(task: tuple) -> tuple:
     return root.stats.get(info.seat, {}), done
 
 
-def _workers(n: int):
-    """The pool of worker processes, of at least `n`, started once."""
-    global _pool, _pool_size
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+def serve(conn) -> None:
+    """A worker process: answer each numbered task with its search's result, until the pipe closes."""
+    while True:
+        try:
+            serial, task = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer = ("ok", search(task))
+        except Exception as err:  # a bug in the search: raised again in the process that asked
+            answer = ("error", err)
+        conn.send((serial, answer))
 
-    if _pool is None or _pool_size < n:
-        if _pool is not None:
-            _pool.shutdown()
-        _pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
-        _pool_size = n
-    return _pool
+
+def _started(n: int):
+    """At least `n` worker processes, started once and kept (None where they cannot be)."""
+    if _broken:
+        return None
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    try:
+        while len(_workers) < n:
+            _workers.append(Worker(context))
+    except OSError:
+        _lost()
+        return None
+    return _workers[:n]
+
+
+def _lost() -> None:
+    """A worker could not start or died: stop them all and grow their trees here from now on."""
+    global _broken
+    _broken = True
+    _stop()
 
 
 @atexit.register
 def _stop() -> None:
-    if _pool is not None:
-        _pool.shutdown(cancel_futures=True)
+    while _workers:
+        _workers.pop().stop()
