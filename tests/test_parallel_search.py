@@ -63,6 +63,17 @@ def test_a_game_that_is_not_a_file_searches_in_this_process():
     assert agent.last_iterations == 30 and sum(v[0] for v in agent.last_root.stats[seat].values()) == 30
 
 
+def test_a_search_outside_the_main_thread_stays_in_this_process():
+    """The workers and their pipes are the main thread's: a search in another thread grows its one tree."""
+    st, seat = decision()
+    agent = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 11)
+    thread = threading.Thread(target=agent.act, args=(None, st.legal_actions(seat)),
+                              kwargs={"info": InfoSet(st, seat)})
+    thread.start()
+    thread.join()
+    assert agent.last_iterations == 30 and sum(v[0] for v in agent.last_root.stats[seat].values()) == 30
+
+
 def test_where_workers_cannot_start_their_trees_are_grown_here_with_the_same_result(monkeypatch):
     st, seat = decision()
     agent = make_agent("mcts:iterations=30;jobs=3;rollout=3", seat, 4)

@@ -6,17 +6,19 @@ The workers load the game from its file (once per process) and rebuild the seat'
 text (`InfoSet.to_json`); they are started once and kept for later decisions. Each has a pipe of its own, and a
 search's task is written to it by the caller itself before its own tree grows: a pool's helper threads would
 have to wait for the interpreter lock, which the search's compiled code does not give up, and measured in Wish
-(`mcts:time=0.25;jobs=2`) the worker then received its task after most of the quarter second had gone — about
-as many iterations a decision as one process. A game that is not a file on disk, or an agent already running
+(`mcts:time=0.25;jobs=2`) the worker often received its task after most of the quarter second had gone — about
+as many iterations a decision as one process. A game that is not a file on disk, an agent already running
 inside a worker process of its own (`wishdsl simulate --jobs`, a web table's AI seat, a user's process pool),
-searches in this process alone. With a number of iterations the search is repeatable: the iterations are shared
-out in a fixed way and every worker's seed comes from the agent's generator. Where worker processes cannot start
-or die (a program read from standard input cannot be started again by `spawn`), the workers' trees are grown
-here, one after the other, with the same seeds: the same choice, in more time.
+or one searching in a thread other than the main one, searches in this process alone. With a number of
+iterations the search is repeatable: the iterations are shared out in a fixed way and every worker's seed comes
+from the agent's generator. Where worker processes cannot start or die (a program read from standard input
+cannot be started again by `spawn`), the workers' trees are grown here, one after the other, with the same
+seeds: the same choice, in more time.
 """
 from __future__ import annotations
 
 import atexit
+import threading
 import time as _time
 from pathlib import Path
 
@@ -66,9 +68,10 @@ class Worker:
 def usable(jobs: int, game) -> bool:
     """Can this search use worker processes? Not inside a process that `multiprocessing` started (a worker of
     `simulate --jobs`, of a web table's AI seats, of a user's own pool): such a process joins its children
-    when it ends, and workers of its own would keep it from ending. (`multiprocessing` is imported only when
+    when it ends, and workers of its own would keep it from ending. Nor outside the main thread: the workers
+    and their pipes are the main thread's, one task each at a time. (`multiprocessing` is imported only when
     it may: every command that loads the agents would pay for it.)"""
-    if jobs < 2 or not Path(game.path).is_file():
+    if jobs < 2 or not Path(game.path).is_file() or threading.current_thread() is not threading.main_thread():
         return False
     import multiprocessing
 
