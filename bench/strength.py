@@ -14,6 +14,10 @@ kind of agent, how often a guess is right (a random guess is right 1 time in 9) 
 comes, in the matches and at tables where every seat is the same agent; and, without the slap race, how often
 each agent names the wish right after 1 to 4 rows, next to the most likely item given what was announced.
 
+Under each match with a searching agent it prints how much that agent searched: iterations a decision (of the
+decisions with a choice) and the share grown in its worker processes (`jobs`), so that a time budget's figures
+say what they measured (a worker that gets its task late shows as a small share).
+
 A measuring tool, not a test. The same arguments give the same games; `--seed fresh` draws a seed (and prints
 it, so the run can be repeated). `--wish-mcts "mcts:time=0.25;jobs=2"` sets the searching agent of the Wish
 matches (default `mcts:iterations=N;rollout=4` with N from --wish-iterations).
@@ -82,11 +86,29 @@ class Guesses:
                 f"[{100 * lo:.0f}–{100 * hi:.0f}%], after {self.rows / self.count:.2f} rows on average")
 
 
+class Searches:
+    """The searches of one searching agent: decisions searched, iterations, and those grown in this process (the
+    rest grew in its worker processes, `jobs`): a time budget's figures mean little without them."""
+
+    def __init__(self):
+        self.count, self.iterations, self.here = 0, 0, 0
+
+    def note(self, agent, seat: int) -> None:
+        self.count += 1
+        self.iterations += agent.last_iterations
+        self.here += sum(row[0] for row in agent.last_root.stats.get(seat, {}).values())
+
+    def line(self, who: str) -> str:
+        share = 100 * (1 - self.here / self.iterations) if self.iterations else 0
+        return (f"  {who}: {self.iterations / self.count:,.0f} iterations a decision searched ({self.count:,} "
+                f"decisions), {share:.0f}% of them in worker processes")
+
+
 def play_one(game, players: int, specs: list, seed: int, guesses: dict, limit: int = MAX_DECISIONS,
-             laid: list = None) -> list:
-    """Play one seeded game; note Wunschmaschine guesses per agent name, and add the rows laid to `laid[0]`.
-    Returns the winners, or None for a game cut off after `limit` decisions (agents that all wait for the
-    others can stall Wunschmaschine)."""
+             laid: list = None, searched: dict = None) -> list:
+    """Play one seeded game; note Wunschmaschine guesses per agent name, the searches of searching agents per
+    spec in `searched`, and add the rows laid to `laid[0]`. Returns the winners, or None for a game cut off after
+    `limit` decisions (agents that all wait for the others can stall Wunschmaschine)."""
     st = game.new_state(players, seed=seed)
     agents = [make_agent(s, seat, agent_seed(seed, seat)) for seat, s in enumerate(specs)]
     rows_var = next((i for i, v in enumerate(game.gvars) if v.name == "rows"), None)
@@ -94,7 +116,10 @@ def play_one(game, players: int, specs: list, seed: int, guesses: dict, limit: i
         if st.is_over:
             return st.winners()
         seat = st.to_move[0]
+        tree = getattr(agents[seat], "last_root", None)
         action = ask(agents[seat], st, seat)
+        if searched is not None and getattr(agents[seat], "last_root", None) is not tree:
+            searched.setdefault(specs[seat], Searches()).note(agents[seat], seat)
         guess = action.label.startswith("guess ") and rows_var is not None
         rows, before = (st.gvars[rows_var] if rows_var is not None else 0), len(st.log)
         st.apply(action)
@@ -115,11 +140,12 @@ def match(name: str, a: str, b: str, games: int, seed: int) -> dict:
     wins_a = wins_b = cut = 0
     diffs: list = []
     guesses: dict = {}
+    searched: dict = {}
     start = time.time()
     for i in range(games):
         seat_a = i % players
         specs = [a if seat == seat_a else b for seat in range(players)]
-        winners = play_one(game, players, specs, seed * 10_000 + i, guesses)
+        winners = play_one(game, players, specs, seed * 10_000 + i, guesses, searched=searched)
         if winners is None:
             cut += 1
             winners = []
@@ -129,7 +155,8 @@ def match(name: str, a: str, b: str, games: int, seed: int) -> dict:
         wins_b += b_won
         diffs.append(a_won - b_won)
     return {"game": name, "a": a, "b": b, "games": games, "wins_a": wins_a, "wins_b": wins_b, "diffs": diffs,
-            "players": players, "seconds": time.time() - start, "guesses": guesses, "cut": cut}
+            "players": players, "seconds": time.time() - start, "guesses": guesses, "cut": cut,
+            "searched": searched}
 
 
 def report(r: dict) -> str:
@@ -142,6 +169,8 @@ def report(r: dict) -> str:
              + (f"; {r['cut']} games cut off after {MAX_DECISIONS} decisions" if r["cut"] else "")]
     for who, g in sorted(r["guesses"].items()):
         lines.append(g.line(who))
+    for who, searches in sorted(r.get("searched", {}).items()):
+        lines.append(searches.line(who))
     return "\n".join(lines)
 
 
