@@ -18,6 +18,7 @@ seeds: the same choice, in more time.
 from __future__ import annotations
 
 import atexit
+import signal
 import threading
 import time as _time
 from pathlib import Path
@@ -151,7 +152,9 @@ def search(task: tuple) -> tuple:
 
 
 def serve(conn) -> None:
-    """A worker process: answer each numbered task with its search's result, until the pipe closes."""
+    """A worker process: answer each numbered task with its search's result, until the pipe closes. Ctrl-C is
+    the searching process's to handle (it shares the terminal): the worker ignores it and ends with its pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             serial, task = conn.recv()
