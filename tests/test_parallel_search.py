@@ -139,16 +139,16 @@ def test_the_task_is_in_the_workers_pipe_when_start_returns(monkeypatch):
     st, seat = decision()
     ours, theirs = multiprocessing.Pipe()
     worker = parallel.Worker.__new__(parallel.Worker)
-    worker.conn, worker.pending = ours, None
+    worker.conn, worker.pending = ours, False
     monkeypatch.setattr(parallel, "_workers", [worker])
     options = dict(make_agent("mcts:iterations=20;jobs=2;rollout=3", seat, 11).tree_options)
     threads = threading.active_count()
     started = parallel.start(MctsAgent, InfoSet(st, seat), options, [5], [10])
     assert threading.active_count() == threads
     assert theirs.poll(0)
-    serial, task = theirs.recv()
-    assert task == started[0][0] and worker.pending == serial
-    theirs.send((serial, ("ok", parallel.search(task))))
+    task = theirs.recv()
+    assert task == started[0][0] and worker.pending
+    theirs.send(("ok", parallel.search(task)))
     assert parallel.merged({}, started)[1] == 10
 
 

@@ -30,34 +30,32 @@ MAX_JOBS = 64
 
 _workers: list = []  # the worker processes started so far, kept for later decisions
 _broken = False  # worker processes could not start or died: grow the workers' trees here
-_serial = 0  # the number of the last task handed out, so that a late answer is never taken for a newer one's
 
 
 class Worker:
-    """A worker process and this process's end of its pipe; `pending`: the number of the task it is working
-    on and has not answered yet, else None."""
+    """A worker process and this process's end of its pipe; `pending`: whether it owes the answer to a task.
+    A worker answers its tasks in order, so an answer owed by an abandoned decision is taken in before the next
+    task is handed over, and is never taken for that task's."""
 
     def __init__(self, context):
         self.conn, there = context.Pipe()
         self.process = context.Process(target=serve, args=(there,), daemon=True, name="wishdsl-mcts")
         self.process.start()
         there.close()
-        self.pending = None
+        self.pending = False
 
     def give(self, task: tuple) -> None:
-        """Hand the worker a task (numbered `_serial`), after taking in any answer it still owes."""
-        if self.pending is not None:
+        """Hand the worker a task, after taking in any answer it still owes."""
+        if self.pending:
             self.take()
-        self.conn.send((_serial, task))
-        self.pending = _serial
+        self.conn.send(task)
+        self.pending = True
 
     def take(self):
         """The answer to the worker's pending task: ("ok", result) or ("error", exception)."""
-        while True:
-            serial, answer = self.conn.recv()
-            if serial == self.pending:
-                self.pending = None
-                return answer
+        answer = self.conn.recv()
+        self.pending = False
+        return answer
 
     def stop(self) -> None:
         self.conn.close()
@@ -90,7 +88,6 @@ def start(maker, info, options: dict, seeds: list, counts: list) -> list:
     statistics, iterations run). `maker(seat, seed=…, iterations=…, **options)` makes the agent whose `grow`
     grows a tree. A search by time ends in every process when it ends here (a worker that starts late searches
     for less)."""
-    global _serial
     game = info.game
     text = info.to_json()
     until = None if options.get("time") is None else _time.time() + options["time"]
@@ -99,7 +96,6 @@ def start(maker, info, options: dict, seeds: list, counts: list) -> list:
     workers = _started(len(tasks))
     if workers is None:
         return [(task, None) for task in tasks]
-    _serial += 1
     started = []
     for task, worker in zip(tasks, workers):
         try:
@@ -152,19 +148,19 @@ def search(task: tuple) -> tuple:
 
 
 def serve(conn) -> None:
-    """A worker process: answer each numbered task with its search's result, until the pipe closes. Ctrl-C is
+    """A worker process: answer each task with its search's result, in order, until the pipe closes. Ctrl-C is
     the searching process's to handle (it shares the terminal): the worker ignores it and ends with its pipe."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
-            serial, task = conn.recv()
+            task = conn.recv()
         except (EOFError, OSError):
             return
         try:
             answer = ("ok", search(task))
         except Exception as err:  # a bug in the search: raised again in the process that asked
             answer = ("error", err)
-        conn.send((serial, answer))
+        conn.send(answer)
 
 
 def _started(n: int):
