@@ -17,7 +17,10 @@ def reparsed(text: str, path: str) -> list:
             P.grammar_parser().parse("\n".join(lines))
             return diags
         except (UnexpectedInput, RecursionError) as err:
-            diags.append(P._diagnose(err, path))
+            d = P._diagnose(err, path)
+            if diags and shown([d]) == shown(diags[-1:]):  # blanking did not get past it: reported once
+                return diags
+            diags.append(d)
         region = _broken_region(lines, diags[-1])
         if region is None or len(diags) >= P.MAX_SYNTAX_ERRORS:
             return diags
