@@ -64,15 +64,10 @@ def every_error(lark_parser, text: str, path: str, first, diagnose, limit: int) 
         if err is None:
             return diags
         again = diagnose(err, path)
-        if _same(again, first):  # blanking did not get past it (an error at the end of the file)
+        if again == first:  # blanking did not get past it (an error at the end of the file): reported once
             return diags
         first = again
         diags.append(first)
-
-
-def _same(a, b) -> bool:
-    """Whether two diagnostics report one error: the same place and message."""
-    return (a.span.line, a.span.col, a.message) == (b.span.line, b.span.col, b.message)
 
 
 def _broken_region(lines: list, diag):

@@ -18,7 +18,7 @@ def reparsed(text: str, path: str) -> list:
             return diags
         except (UnexpectedInput, RecursionError) as err:
             d = P._diagnose(err, path)
-            if diags and shown([d]) == shown(diags[-1:]):  # blanking did not get past it: reported once
+            if diags and d == diags[-1]:  # blanking did not get past it: reported once
                 return diags
             diags.append(d)
         region = _broken_region(lines, diags[-1])
