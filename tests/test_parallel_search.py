@@ -148,7 +148,7 @@ def test_the_task_is_in_the_workers_pipe_when_start_returns(monkeypatch):
     assert theirs.poll(0)
     task = theirs.recv()
     assert task == started[0][0] and worker.pending
-    theirs.send(("ok", parallel.search(task)))
+    theirs.send(("ok", parallel.search(task, st.game)))
     assert parallel.merged({}, started)[1] == 10
 
 
@@ -159,7 +159,7 @@ def test_an_answer_left_from_an_abandoned_search_is_not_taken_for_the_next():
     parallel.start(MctsAgent, info, options, [1], [25])  # never merged: its decision was abandoned
     started = parallel.start(MctsAgent, info, options, [2], [10])
     again = parallel.merged({}, started)
-    here = parallel.merged({}, [(started[0][0], None)])  # the same search grown in this process
+    here = parallel.merged({}, [started[0]._replace(worker=None)])  # the same search grown in this process
     assert again == here and again[1] == 10
 
 
@@ -175,3 +175,23 @@ def test_a_worker_that_died_is_replaced_by_growing_its_tree_here(monkeypatch):
     assert again.act(None, st.legal_actions(seat), info=InfoSet(st, seat)).label == choice.label
     assert again.last_stats == agent.last_stats and again.last_iterations == 30
     assert parallel._broken and not parallel._workers
+
+
+def test_a_game_file_changed_under_a_search_is_searched_on_the_game_as_loaded(tmp_path, recwarn):
+    """The game's file edited (or half-saved) while an agent with jobs=2 plays: the worker, which loads the game
+    from the file, finds another fingerprint and says so, and its tree is grown in this process on the game this
+    process loaded: the same choice as before the edit, and a warning, not a worker's traceback."""
+    path = tmp_path / "machine.wish"
+    text = Path(WM).read_text(encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
+    st, seat = decision(str(path))
+    first = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 9)
+    choice = first.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    for edit in (text.replace("Wish Machine", "Wishing Machine", 1), text + "\ngame {"):
+        path.write_text(edit, encoding="utf-8")
+        os.utime(path, ns=(10**18, 10**18 + len(edit)))  # a new stamp even where the clock is coarse
+        again = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 9)
+        assert again.act(None, st.legal_actions(seat), info=InfoSet(st, seat)).label == choice.label
+        assert again.last_stats == first.last_stats and again.last_iterations == 30
+    assert any("changed since it was loaded" in str(w.message) for w in recwarn)

@@ -13,7 +13,9 @@ or one searching in a thread other than the main one, searches in this process a
 iterations the search is repeatable: the iterations are shared out in a fixed way and every worker's seed comes
 from the agent's generator. Where worker processes cannot start or die (a program read from standard input
 cannot be started again by `spawn`), the workers' trees are grown here, one after the other, with the same
-seeds: the same choice, in more time.
+seeds: the same choice, in more time. So are they where the game's file changed since this process loaded it (an
+edit, or a save in progress): a worker loads the file's game, finds another fingerprint, and says so; the tree is
+grown here on this process's game, and a warning says once that the search has gone back to one process.
 """
 from __future__ import annotations
 
@@ -21,8 +23,11 @@ import atexit
 import signal
 import threading
 import time as _time
+import warnings
 from pathlib import Path
+from typing import NamedTuple, Optional
 
+from dsl.errors import WishError
 from ..game import load_game
 from ..infoset import InfoSet
 
@@ -30,6 +35,7 @@ MAX_JOBS = 64
 
 _workers: list = []  # the worker processes started so far, kept for later decisions
 _broken = False  # worker processes could not start or died: grow the workers' trees here
+_warned = False  # the warning that the game's file changed under a search was given
 
 
 class Worker:
@@ -64,6 +70,14 @@ class Worker:
             self.process.terminate()
 
 
+class Started(NamedTuple):
+    """One search handed out: its task, the worker that has it (None: grow it here) and the searching process's
+    game, which a tree grown here is grown on."""
+    task: tuple
+    worker: Optional[Worker]
+    game: object
+
+
 def usable(jobs: int, game) -> bool:
     """Can this search use worker processes? Not inside a process that `multiprocessing` started (a worker of
     `simulate --jobs`, of a web table's AI seats, of a user's own pool): such a process joins its children
@@ -84,18 +98,18 @@ def shares(iterations: int, jobs: int) -> list:
 
 
 def start(maker, info, options: dict, seeds: list, counts: list) -> list:
-    """Start one search per worker: (task, worker or None) pairs; a worker answers with (the seat's root
-    statistics, iterations run). `maker(seat, seed=…, iterations=…, **options)` makes the agent whose `grow`
+    """Start one search per worker (`Started`); a worker answers with (the seat's root statistics, iterations
+    run). `maker(seat, seed=…, iterations=…, **options)` makes the agent whose `grow`
     grows a tree. A search by time ends in every process when it ends here (a worker that starts late searches
     for less)."""
     game = info.game
     text = info.to_json()
     until = None if options.get("time") is None else _time.time() + options["time"]
-    tasks = [(maker, game.path, game.variant, game.allow, text, options, seed, count, until)
+    tasks = [(maker, game.path, game.variant, game.allow, game.fingerprint, text, options, seed, count, until)
              for seed, count in zip(seeds, counts)]
     workers = _started(len(tasks))
     if workers is None:
-        return [(task, None) for task in tasks]
+        return [Started(task, None, game) for task in tasks]
     started = []
     for task, worker in zip(tasks, workers):
         try:
@@ -103,7 +117,7 @@ def start(maker, info, options: dict, seeds: list, counts: list) -> list:
         except (OSError, EOFError):
             _lost()
             worker = None
-        started.append((task, worker))
+        started.append(Started(task, worker, game))
     return started
 
 
@@ -112,8 +126,8 @@ def merged(mine: dict, started: list) -> tuple:
     class), and the iterations of all trees."""
     out = {key: list(value) for key, value in mine.items()}
     total = 0
-    for task, worker in started:
-        stats, count = _result(task, worker)
+    for one in started:
+        stats, count = _result(one)
         total += count
         for key, value in stats.items():
             row = out.setdefault(key, [0, 0.0, 0])
@@ -122,24 +136,46 @@ def merged(mine: dict, started: list) -> tuple:
     return out, total
 
 
-def _result(task: tuple, worker) -> tuple:
-    """A worker's answer to `task`, or the same search grown here when there is no worker or it died."""
-    if worker is not None and not _broken:
+def _result(one: Started) -> tuple:
+    """A worker's answer to its task, or the same search grown here when there is no worker, it died, or the
+    game's file no longer holds this process's game."""
+    if one.worker is not None and not _broken:
         try:
-            kind, value = worker.take()
+            kind, value = one.worker.take()
         except (OSError, EOFError):
             _lost()
         else:
             if kind == "error":
                 raise value
-            return value
-    return search(task)
+            if kind == "ok":
+                return value
+            _warn_changed(one.game)
+    return search(one.task, one.game)
 
 
-def search(task: tuple) -> tuple:
-    """In a worker: grow one tree for the information set and return its root statistics for the seat."""
-    maker, path, variant, allow, text, options, seed, count, until = task
-    info = InfoSet.from_json(load_game(path, variant, allow), text)
+def _warn_changed(game) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(f"{game.path} changed since it was loaded: the search goes on in this process alone, on the "
+                      f"game as it was loaded", RuntimeWarning, stacklevel=2)
+
+
+def game_of(task: tuple):
+    """In a worker: the game of the task's file, or None where that file no longer holds the searching process's
+    game (its fingerprint differs, or it does not load)."""
+    path, variant, allow, fingerprint = task[1:5]
+    try:
+        game = load_game(path, variant, allow)
+    except WishError:
+        return None
+    return game if game.fingerprint == fingerprint else None
+
+
+def search(task: tuple, game) -> tuple:
+    """Grow one tree for the task's information set on `game` and return its root statistics for the seat."""
+    maker, text, options, seed, count, until = task[0], *task[5:]
+    info = InfoSet.from_json(game, text)
     if until is not None:
         options = dict(options, time=min(options["time"], max(until - _time.time(), 0.001)))
     agent = maker(info.seat, seed=seed, iterations=count, **options)
@@ -157,7 +193,8 @@ def serve(conn) -> None:
         except (EOFError, OSError):
             return
         try:
-            answer = ("ok", search(task))
+            game = game_of(task)
+            answer = ("changed", None) if game is None else ("ok", search(task, game))
         except Exception as err:  # a bug in the search: raised again in the process that asked
             answer = ("error", err)
         conn.send(answer)
