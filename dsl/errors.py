@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import warnings
 from typing import TYPE_CHECKING, Iterable, Optional
 
 import attrs
@@ -114,3 +115,18 @@ class IllegalAction(WishError):
 
 class ScenarioError(WishError):
     """A rule scenario file is malformed or its expectations do not hold."""
+
+
+class WishWarning(UserWarning):
+    """Something a user should know that stops nothing (issued with `warnings.warn`; the command line prints it
+    as `warning: message`)."""
+
+
+def warning_line(message, category, filename, lineno, line=None) -> str:
+    """How the command line shows a warning: a WishWarning as `warning: message`, any other as Python does."""
+    if issubclass(category, WishWarning):
+        return printable(f"warning: {message}") + "\n"
+    return _python_format(message, category, filename, lineno, line)
+
+
+_python_format = warnings.formatwarning

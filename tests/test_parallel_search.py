@@ -8,6 +8,7 @@ import sys
 import threading
 from pathlib import Path
 
+from dsl.errors import WishWarning, warning_line
 from interpreter import load_game, load_source
 from interpreter.agents import make_agent, parallel
 from interpreter.agents.mcts import MctsAgent
@@ -187,11 +188,14 @@ def test_a_game_file_changed_under_a_search_is_searched_on_the_game_as_loaded(tm
     st, seat = decision(str(path))
     first = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 9)
     choice = first.act(None, st.legal_actions(seat), info=InfoSet(st, seat))
-    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    assert not [w for w in recwarn if issubclass(w.category, WishWarning)]
     for edit in (text.replace("Wish Machine", "Wishing Machine", 1), text + "\ngame {"):
         path.write_text(edit, encoding="utf-8")
         os.utime(path, ns=(10**18, 10**18 + len(edit)))  # a new stamp even where the clock is coarse
         again = make_agent("mcts:iterations=30;jobs=2;rollout=3", seat, 9)
         assert again.act(None, st.legal_actions(seat), info=InfoSet(st, seat)).label == choice.label
         assert again.last_stats == first.last_stats and again.last_iterations == 30
-    assert any("changed since it was loaded" in str(w.message) for w in recwarn)
+    said = [w for w in recwarn if issubclass(w.category, WishWarning)]
+    assert len(said) == 1 and "changed since it was loaded" in str(said[0].message)
+    shown = warning_line(said[0].message, said[0].category, said[0].filename, said[0].lineno)
+    assert shown.startswith(f"warning: {path} changed since it was loaded") and shown.count("\n") == 1

@@ -27,10 +27,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Optional
 
-from dsl.errors import IllegalAction, WishError, printable
+from dsl.errors import IllegalAction, WishError, printable, warning_line
 
 from .explain import ALL_LINES, line_number
 from .playing import EXIT_ABANDONED, cmd_run, print_result
@@ -49,6 +50,7 @@ class VersionAction(argparse.Action):
 
 def main(argv: Optional[list] = None) -> int:
     args = build_parser().parse_args(argv)
+    warnings.formatwarning = warning_line
     try:
         if args.allow:
             from dsl.link import allow

@@ -27,7 +27,7 @@ import warnings
 from pathlib import Path
 from typing import NamedTuple, Optional
 
-from dsl.errors import WishError
+from dsl.errors import WishError, WishWarning
 from ..game import load_game
 from ..infoset import InfoSet
 
@@ -157,8 +157,8 @@ def _warn_changed(game) -> None:
     global _warned
     if not _warned:
         _warned = True
-        warnings.warn(f"{game.path} changed since it was loaded: the search goes on in this process alone, on the "
-                      f"game as it was loaded", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"{game.path} changed since it was loaded: its search goes on in this process alone, on "
+                      f"the game as it was loaded", WishWarning, stacklevel=2)
 
 
 def game_of(task: tuple):
