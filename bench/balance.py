@@ -71,6 +71,14 @@ def edges(doc: dict, name: str, roles: list) -> str:
     return ", ".join(f"{role} {round(10 * (found[role] - mean)):+d}" for role in roles if role in found)
 
 
+def leads(doc: dict, name: str, roles: list) -> str:
+    """Each role's mean lead over the best other player in its games, in tenths of a point: the edge measured
+    the way a searching agent's reward counts points (a role that raises its opponents' scores too leads by less
+    than its own score says)."""
+    found = {r["role"]: r["lead"]["mean"] for r in doc["roles"].get(name, []) if "lead" in r}
+    return ", ".join(f"{role} {round(10 * found[role]):+d}" for role in roles if role in found)
+
+
 def table(docs: list, command: str, agent: str, seconds: list) -> str:
     """The Markdown table: one row per role, one column per table size, with the fair share and the strength."""
     name = next(iter(docs[0]["roles"]), None)
@@ -91,6 +99,8 @@ def table(docs: list, command: str, agent: str, seconds: list) -> str:
         f"{d['scores']['all']['mean']:.1f} ({d['scores']['winners']['mean']:.1f})" for d in docs) + " |")
     rows.append(f"| edge: {name} score less the mean, in tenths of a point | "
                 + " | ".join(edges(d, name, roles) for d in docs) + " |")
+    rows.append(f"| lead: {name} score less the best other player's, in tenths of a point | "
+                + " | ".join(leads(d, name, roles) for d in docs) + " |")
     rows += points_rows(docs)
     note = (f"Win rate per {name} (95% Wilson interval) and its mean score; every seat played by `{agent}`; "
             "below, the mean points per player of each scoring step (and its share of all points). "

@@ -54,6 +54,20 @@ def test_the_edge_row_is_each_roles_mean_score_less_every_players_in_tenths_of_a
         assert abs(int(edge) - 10 * (scores[role] - mean)) <= 1.01, (role, edge, scores[role], mean)
 
 
+def test_the_lead_row_is_each_roles_mean_lead_over_the_best_other_player_in_tenths_of_a_point(capsys):
+    doc = {"roles": {"djinn": [{"role": "Air", "lead": {"mean": -1.26}}, {"role": "Water", "lead": {"mean": 0.84}}]}}
+    assert balance().leads(doc, "djinn", ["Air", "Earth", "Water"]) == "Air -13, Water +8"
+    balance().main([RACE, "--agent", "random", "--players", "2", "--games", "30", "--seed", "8", "--jobs", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    row = next(line for line in lines if line.startswith("| lead: house score less the best other player's"))
+    found = {role: int(lead) for role, lead in (entry.rsplit(" ", 1) for entry in
+                                                row.split(" | ", 1)[1].removesuffix(" |").split(", "))}
+    doc, _ = balance().measure(RACE, None, "random", 2, 30, 8, 1)  # the same games
+    rows = doc["roles"]["house"]
+    assert found == {r["role"]: round(10 * r["lead"]["mean"]) for r in rows} and len(found) == 2
+    assert abs(sum(r["lead"]["mean"] * r["games"] for r in rows)) < 1e-9  # one's lead is the other's loss
+
+
 def test_the_same_arguments_give_the_same_table(capsys):
     args = [RACE, "--agent", "random", "--players", "2", "--games", "30", "--seed", "8", "--jobs", "1"]
     tables = []

@@ -169,6 +169,19 @@ def test_roles_are_enum_variables_fixed_at_setup(capsys):
     assert [r["agents"] for r in rows] == [{"random": r["games"]} for r in rows]  # who played each role
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_roles_lead_is_its_score_less_the_best_other_players_game_by_game(players):
+    with Runner(1) as runner:
+        records = runner.run(race(players), 40, 5)
+    rows = simulate_module.summary_of(race(players), records, 5)["roles"]["house"]
+    for row in rows:
+        leads = [r["scores"][p] - max(s for q, s in enumerate(r["scores"]) if q != p)
+                 for r in records for p, v in enumerate(r["roles"]["house"]) if v == row["value"]]
+        assert len(leads) == row["games"] and row["lead"] == describe(leads)
+    if players == 2:  # one seat's lead is the other's loss: over all seats they add up to nothing
+        assert math.isclose(sum(r["lead"]["mean"] * r["games"] for r in rows), 0, abs_tol=1e-9)
+
+
 def test_each_roles_actions_add_up_to_the_coverage_and_are_shown(capsys):
     """Per role, the actions its players took (mean per player and game): over the roles they add up to each
     action's count in the rule coverage; a game scored in one step shows no points by step."""

@@ -38,6 +38,13 @@ def role_columns(records: list) -> list:
     return out
 
 
+def lead(scores: list, p: int) -> float:
+    """Player p's score less the best other player's (its own score when it played alone): what a searching
+    agent's reward weighs, so a role's mean lead is what its players gain toward winning."""
+    others = [s for q, s in enumerate(scores) if q != p]
+    return scores[p] - (max(others) if others else 0)
+
+
 def summarise(records: list, players: int, rows: list, display: dict, meta: dict) -> dict:
     """Everything the summary shows. `rows` is coverage.universe(game); `display` maps enum members to names."""
     n = len(records)
@@ -49,17 +56,18 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
     roles = {}
     order = taken_order(records, rows)
     for name in role_columns(records):
-        acc: dict = defaultdict(lambda: [0.0, 0, [], defaultdict(int)])
+        acc: dict = defaultdict(lambda: [0.0, 0, [], defaultdict(int), []])
         for r, s in zip(records, share):
             for p, value in enumerate(r["roles"][name]):
                 acc[value][0] += s[p]
                 acc[value][1] += 1
                 acc[value][2].append(r["scores"][p])
                 acc[value][3][r["agents"][p]] += 1
+                acc[value][4].append(lead(r["scores"], p))
         roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc),
-                        "agents": dict(sorted(by.items())),
+                        "lead": describe(le), "agents": dict(sorted(by.items())),
                         **play_of(records, lambda r, p, name=name, v=v: r["roles"][name][p] == v, order)}
-                       for v, (w, k, sc, by) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
+                       for v, (w, k, sc, by, le) in sorted(acc.items(), key=lambda kv: str(kv[0]))]
     all_scores = [x for r in records for x in r["scores"]]
     win_scores = [r["scores"][p] for r in records for p in r["winners"]]
     return {
@@ -219,4 +227,4 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
 
 
 __all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "play_table",
-           "role_columns", "role_score_difference", "same_games", "shares", "summarise", "taken_order"]
+           "lead", "role_columns", "role_score_difference", "same_games", "shares", "summarise", "taken_order"]
