@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from interpreter.agents.search import margin
+
 from .stats import describe, histogram, paired_difference, two_proportions, wilson
 
 
@@ -38,13 +40,6 @@ def role_columns(records: list) -> list:
     return out
 
 
-def lead(scores: list, p: int) -> float:
-    """Player p's score less the best other player's (its own score when it played alone): what a searching
-    agent's reward weighs, so a role's mean lead is what its players gain toward winning."""
-    others = [s for q, s in enumerate(scores) if q != p]
-    return scores[p] - (max(others) if others else 0)
-
-
 def summarise(records: list, players: int, rows: list, display: dict, meta: dict) -> dict:
     """Everything the summary shows. `rows` is coverage.universe(game); `display` maps enum members to names."""
     n = len(records)
@@ -63,7 +58,7 @@ def summarise(records: list, players: int, rows: list, display: dict, meta: dict
                 acc[value][1] += 1
                 acc[value][2].append(r["scores"][p])
                 acc[value][3][r["agents"][p]] += 1
-                acc[value][4].append(lead(r["scores"], p))
+                acc[value][4].append(margin(r["scores"], p))  # its lead: what a search's reward weighs
         roles[name] = [{"role": display.get(v, str(v)), "value": v, **rate(w, k), "score": describe(sc),
                         "lead": describe(le), "agents": dict(sorted(by.items())),
                         **play_of(records, lambda r, p, name=name, v=v: r["roles"][name][p] == v, order)}
@@ -227,4 +222,4 @@ def _unpaired(base_rows: list, other_rows: list, key: str) -> list:
 
 
 __all__ = ["agent_rates", "compare", "coverage", "play_of", "points_by_step", "rate", "play_table",
-           "lead", "role_columns", "role_score_difference", "same_games", "shares", "summarise", "taken_order"]
+           "role_columns", "role_score_difference", "same_games", "shares", "summarise", "taken_order"]
