@@ -70,10 +70,26 @@ class Worker:
             self.process.terminate()
 
 
+class Task(NamedTuple):
+    """One search a worker grows: the agent's maker, where the game is (its file, variant, allowed folders) and
+    which game it must be (its fingerprint), the seat's information set as text, the tree's options, its seed and
+    iterations, and when a search by time ends (None: by iterations)."""
+    maker: object
+    path: str
+    variant: Optional[str]
+    allow: tuple
+    fingerprint: str
+    text: str
+    options: dict
+    seed: int
+    count: int
+    until: Optional[float]
+
+
 class Started(NamedTuple):
     """One search handed out: its task, the worker that has it (None: grow it here) and the searching process's
     game, which a tree grown here is grown on."""
-    task: tuple
+    task: Task
     worker: Optional[Worker]
     game: object
 
@@ -105,7 +121,7 @@ def start(maker, info, options: dict, seeds: list, counts: list) -> list:
     game = info.game
     text = info.to_json()
     until = None if options.get("time") is None else _time.time() + options["time"]
-    tasks = [(maker, game.path, game.variant, game.allow, game.fingerprint, text, options, seed, count, until)
+    tasks = [Task(maker, game.path, game.variant, game.allow, game.fingerprint, text, options, seed, count, until)
              for seed, count in zip(seeds, counts)]
     workers = _started(len(tasks))
     if workers is None:
@@ -161,24 +177,23 @@ def _warn_changed(game) -> None:
                       f"the game as it was loaded", WishWarning, stacklevel=2)
 
 
-def game_of(task: tuple):
+def game_of(task: Task):
     """In a worker: the game of the task's file, or None where that file no longer holds the searching process's
     game (its fingerprint differs, or it does not load)."""
-    path, variant, allow, fingerprint = task[1:5]
     try:
-        game = load_game(path, variant, allow)
+        game = load_game(task.path, task.variant, task.allow)
     except WishError:
         return None
-    return game if game.fingerprint == fingerprint else None
+    return game if game.fingerprint == task.fingerprint else None
 
 
-def search(task: tuple, game) -> tuple:
+def search(task: Task, game) -> tuple:
     """Grow one tree for the task's information set on `game` and return its root statistics for the seat."""
-    maker, text, options, seed, count, until = task[0], *task[5:]
-    info = InfoSet.from_json(game, text)
-    if until is not None:
-        options = dict(options, time=min(options["time"], max(until - _time.time(), 0.001)))
-    agent = maker(info.seat, seed=seed, iterations=count, **options)
+    info = InfoSet.from_json(game, task.text)
+    options = task.options
+    if task.until is not None:
+        options = dict(options, time=min(options["time"], max(task.until - _time.time(), 0.001)))
+    agent = task.maker(info.seat, seed=task.seed, iterations=task.count, **options)
     root, done = agent.grow(info)
     return root.stats.get(info.seat, {}), done
 
